@@ -1,0 +1,76 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gpc-test.h"
+
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <random>
+
+namespace gpc_test {
+
+uint64_t seed ()
+{
+  static uint64_t s = [] {
+    uint64_t v;
+    const char *env = getenv ("GPC_TEST_SEED");
+    if (env && *env) {
+      v = strtoull (env, nullptr, 0);
+    } else {
+      std::random_device rd;
+      v = ((uint64_t) rd () << 32) ^ rd () ^ (uint64_t) time (nullptr) ^ ((uint64_t) getpid () << 16);
+    }
+    printf ("gpc-test: random seed %llu (rerun with GPC_TEST_SEED=%llu)\n",
+        (unsigned long long) v, (unsigned long long) v);
+    fflush (stdout);
+    return v;
+  }();
+  return s;
+}
+
+Rng rng (const char *name)
+{
+  uint64_t h = 1469598103934665603ull; /* FNV-1a of the name, mixed with the seed */
+  for (const char *p = name; *p; p++)
+    h = (h ^ (uint8_t) *p) * 1099511628211ull;
+  return Rng (seed () ^ h);
+}
+
+std::string vectors_dir ()
+{
+  const char *env = getenv ("GPC_VECTORS_DIR");
+  return env ? env : "";
+}
+
+std::string vector_path (const std::string &relative)
+{
+  std::string dir = vectors_dir ();
+  if (dir.empty ())
+    return "";
+  std::string p = dir + "/" + relative;
+  struct stat st;
+  return stat (p.c_str (), &st) == 0 ? p : "";
+}
+
+std::string media_dir ()
+{
+  const char *env = getenv ("GPC_MEDIA_DIR");
+  return env ? env : "";
+}
+
+void skip (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fputs ("SKIP: ", stdout);
+  vprintf (fmt, ap);
+  fputc ('\n', stdout);
+  va_end (ap);
+  fflush (stdout);
+  exit (77);
+}
+
+} // namespace gpc_test
