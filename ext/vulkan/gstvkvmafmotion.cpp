@@ -42,11 +42,11 @@
 #include "compute/gpcvkcontext.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
+#include "vkmotionkernel.h"
 #include "gstvmafmotionmeta.h"
 #include "vmaf-motion-layout.h"
 #include "vmaf-motion-log.h"
 #include "vmaf-motion-scorer.h"
-#include "vmaf_motion_sad.spv.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_motion_debug);
 #define GST_CAT_DEFAULT gst_vk_vmaf_motion_debug
@@ -140,7 +140,7 @@ struct _GstVkVmafMotion
 
   GpcVkContext vk;
   gpc::VkExec *exec;
-  gpc::VkKernel *kernel;
+  gpc::VkMotionKernel *kernel;
   gpc::VkBufferCache *device_cache;
   gpc::VkBufferCache *staging_cache;
   GstMemory *results;           /* N_SLOTS x (lo, hi) */
@@ -549,11 +549,6 @@ prepare_luma (GstVkVmafMotion * self, GstBuffer * buf, LumaRef * out,
   return TRUE;
 }
 
-struct MotionPush
-{
-  guint32 prev_offset, cur_offset, prev_stride, cur_stride;
-  guint32 width, height, packing, shift, bpc, slot;
-};
 
 /* Records and submits one frame: luma preparation and, where the scorer
  * needs it, the SAD kernel against the frame 1 (or 2) before. */
@@ -586,28 +581,12 @@ submit_frame (GstVkVmafMotion * self, GstBuffer * buf)
 
   if (need_sad) {
     const LumaRef & prev = self->history[o.five_frame_window ? 1 : 0];
-    GstVulkanBufferMemory *res = (GstVulkanBufferMemory *) self->results;
-    exec->barrier (res, VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_TRANSFER_WRITE_BIT);
-    vkCmdFillBuffer (exec->cmd (), res->buffer, (VkDeviceSize) slot * 8, 8, 0);
-    exec->barrier (res, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-
-    const guint w = GST_VIDEO_INFO_WIDTH (&self->info);
-    const guint h = GST_VIDEO_INFO_HEIGHT (&self->info);
-    MotionPush pc = { prev.offset, cur.offset, prev.stride, cur.stride, w, h,
-      self->layout.packing, self->layout.shift, self->layout.bpc, slot
-    };
-    /* Descriptor ranges start at 0: offsets travel as push constants. */
-    VkDescriptorBufferInfo bufs[3] = {
-      {prev.mem->buffer, 0, VK_WHOLE_SIZE},
-      {cur.mem->buffer, 0, VK_WHOLE_SIZE},
-      {res->buffer, 0, VK_WHOLE_SIZE},
-    };
-    if (!exec->dispatch (self->kernel, bufs, 3, &pc, sizeof pc,
-            (w + 63) / 64, (h + 15) / 16, 1, &error))
+    gpc::MotionPlane p = { prev.mem, prev.offset, prev.stride };
+    gpc::MotionPlane c = { cur.mem, cur.offset, cur.stride };
+    if (!self->kernel->record (exec, p, c, (GstVulkanBufferMemory *) self->results,
+            slot, GST_VIDEO_INFO_WIDTH (&self->info),
+            GST_VIDEO_INFO_HEIGHT (&self->info), self->layout, &error))
       goto gpu_error_recording;
-    exec->barrier (res, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     exec->keep (GST_MINI_OBJECT_CAST (prev.holder));
   }
   exec->keep (GST_MINI_OBJECT_CAST (cur.holder));
@@ -796,10 +775,7 @@ gst_vk_vmaf_motion_start (GstBaseTransform * trans)
 
   self->exec = gpc::VkExec::create (self->vk.queue, &error);
   if (self->exec) {
-    gpc::VkKernel::Spec spec = { vmaf_motion_sad_spv,
-      sizeof (vmaf_motion_sad_spv), 3, sizeof (MotionPush), {}
-    };
-    self->kernel = gpc::VkKernel::create (self->vk.device, spec, &error);
+    self->kernel = gpc::VkMotionKernel::create (self->vk.device, &error);
   }
   if (self->kernel)
     self->results = gpc::vk_storage_alloc (self->vk.device, N_SLOTS * 8, true,
