@@ -26,6 +26,11 @@ bool vvc_alf_json_to_info (const char *text, size_t len, GstVvcAlfInfo &info,
 bool vvc_alf_params_from_json (const char *text, size_t len, VvcAlfParams &out,
     std::string &error);
 
+/* Writes @info as vvc-alf-params version 1 text (the inverse of
+ * vvc_alf_json_to_info for any info that passes vvc_alf_info_check; used by
+ * tests, the fuzz corpus and for dumping a decoder's meta). */
+std::string vvc_alf_info_to_json (const GstVvcAlfInfo &info);
+
 bool vvc_alf_params_from_json_file (const char *path, VvcAlfParams &out,
     std::string &error);
 
