@@ -82,7 +82,13 @@ struct VvcAlfCtbParams {
 };
 
 static_assert (sizeof (VvcAlfCtbParams) == 32, "GPU layout");
+/* Word offsets documented in docs/vvcalf-reference.md and used by the shader. */
 static_assert (offsetof (VvcAlfPicParams, luma_coeff) == 32 * 4, "GPU layout");
+static_assert (offsetof (VvcAlfPicParams, luma_clip) == 7232 * 4, "GPU layout");
+static_assert (offsetof (VvcAlfPicParams, chroma_coeff) == 14432 * 4, "GPU layout");
+static_assert (offsetof (VvcAlfPicParams, chroma_clip) == 14816 * 4, "GPU layout");
+static_assert (offsetof (VvcAlfPicParams, cc_coeff) == 15200 * 4, "GPU layout");
+static_assert (sizeof (VvcAlfPicParams) == 62848, "GPU layout");
 
 struct VvcAlfParams {
   VvcAlfPicParams pic;
