@@ -80,13 +80,14 @@ typedef struct {
 typedef struct {
   guint width, height;          /* pps_pic_{width,height}_in_luma_samples */
   GstVvcAlfChromaFormat chroma_format;
-  guint bit_depth;              /* BitDepth, 8..16 (the reference supports 8..12) */
+  guint bit_depth;              /* BitDepth: 8..12 */
   guint ctb_size;               /* CtbSizeY: 32, 64 or 128 */
   /* TRUE (the VTM / VVdeC behaviour, and that of the conformance vectors):
    * the ALF line-buffer boundary applies in every CTB row. FALSE: as written
    * in H.266 8.8.5.2, it is off in the last CTB row when
    * pic_height - yCtb <= CtbSizeY - 4. Differs only for a last CTB row of
-   * CtbSizeY-7 .. CtbSizeY-4 luma rows. */
+   * CtbSizeY-7 .. CtbSizeY-4 luma rows, which heights that are multiples of
+   * 8 (all valid pictures) never give: the output is the same either way. */
   gboolean line_buffer_boundary_in_last_row;
   guint num_vb_x, num_vb_y;     /* VirtualBoundariesPosX / PosY, luma */
   guint vb_x[GST_VVC_ALF_MAX_VIRTUAL_BOUNDARIES];
