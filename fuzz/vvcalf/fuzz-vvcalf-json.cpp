@@ -5,7 +5,7 @@
  * accepted must pass vvc_alf_params_check and, for small pictures, run
  * through the CPU reference (under the sanitizers the fuzzer is built with).
  *
- *   fuzz-vvcalf-json fuzz/vvcalf/corpus ../shared/vectors/vvc-alf
+ *   fuzz-vvcalf-json /tmp/alf-corpus fuzz/vvcalf/corpus ../shared/vectors/vvc-alf
  */
 #include <stdint.h>
 #include <stdio.h>
