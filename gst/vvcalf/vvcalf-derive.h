@@ -22,4 +22,11 @@ std::string vvc_alf_info_check (const GstVvcAlfInfo &info);
 bool vvc_alf_params_from_info (const GstVvcAlfInfo &info, VvcAlfParams &out,
     std::string &error);
 
+/* Same, from the meta a decoder attached to a picture. */
+inline bool vvc_alf_params_from_meta (const GstVvcAlfMeta &meta, VvcAlfParams &out,
+    std::string &error)
+{
+  return vvc_alf_params_from_info (meta.info, out, error);
+}
+
 } // namespace gpc

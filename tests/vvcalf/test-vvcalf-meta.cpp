@@ -56,7 +56,7 @@ GST_START_TEST (test_meta_round_trip)
     gpc::VvcAlfParams direct, via_meta, via_json;
     std::string e;
     fail_unless (gpc::vvc_alf_params_from_info (info, direct, e));
-    fail_unless (gpc::vvc_alf_params_from_info (cmeta->info, via_meta, e));
+    fail_unless (gpc::vvc_alf_params_from_meta (*cmeta, via_meta, e));
     fail_unless (params_equal (direct, via_meta));
     if (info.line_buffer_boundary_in_last_row) {
       std::string text = gpc::vvc_alf_info_to_json (cmeta->info);
