@@ -148,7 +148,7 @@ class Reader {
   }
 
   bool read_aps (JsonNode *node, GstVvcAlfInfo &info, guint index);
-  bool read_ctb (JsonNode *node, GstVvcAlfCtb &t, guint index, GstVvcAlfChromaFormat cf);
+  bool read_ctb (JsonNode *node, GstVvcAlfCtb &t, guint index);
   bool read_picture (JsonObject *root, GstVvcAlfInfo &info);
 };
 
@@ -219,7 +219,7 @@ bool Reader::read_aps (JsonNode *node, GstVvcAlfInfo &info, guint index)
   return true;
 }
 
-bool Reader::read_ctb (JsonNode *node, GstVvcAlfCtb &t, guint index, GstVvcAlfChromaFormat cf)
+bool Reader::read_ctb (JsonNode *node, GstVvcAlfCtb &t, guint index)
 {
   char where[32];
   snprintf (where, sizeof (where), "ctbs[%u]", index);
@@ -232,7 +232,6 @@ bool Reader::read_ctb (JsonNode *node, GstVvcAlfCtb &t, guint index, GstVvcAlfCh
       || !get_aps_id (o, where, "luma_aps", &t.luma_aps)
       || !get_aps_id (o, where, "chroma_aps", &t.chroma_aps))
     return false;
-  (void) cf;
   t.flags = (guint16) ((y ? GST_VVC_ALF_CTB_Y : 0) | (cb ? GST_VVC_ALF_CTB_CB : 0)
       | (cr ? GST_VVC_ALF_CTB_CR : 0));
   t.luma_set = (guint8) set;
@@ -362,7 +361,7 @@ bool Reader::read_picture (JsonObject *root, GstVvcAlfInfo &info)
   info.n_ctbs = n_ctbs;
   info.ctbs = g_new0 (GstVvcAlfCtb, n_ctbs ? n_ctbs : 1);
   for (guint i = 0; i < n_ctbs; i++)
-    if (!read_ctb (json_array_get_element (ctbs, i), info.ctbs[i], i, info.chroma_format))
+    if (!read_ctb (json_array_get_element (ctbs, i), info.ctbs[i], i))
       return false;
 
   for (guint i = 0; i < json_array_get_length (corners); i++) {
