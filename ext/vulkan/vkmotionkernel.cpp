@@ -3,6 +3,8 @@
  */
 #include "vkmotionkernel.h"
 
+#include <algorithm>
+
 #include "vmaf_motion_sad.spv.h"
 
 namespace gpc {
@@ -13,19 +15,48 @@ struct MotionPush {
   uint32_t width, height, packing, shift, bpc, slot;
 };
 
-/* Output tile of one workgroup (TILE_W x TILE_H in the shader). */
-static const uint32_t kTileW = 64, kTileH = 16;
+/* Output columns of one workgroup (256 invocations, 2 halo columns each
+ * side); its rows (TILE_H) follow from the device's shared memory. */
+static const uint32_t kTileW = 252;
+static const uint32_t kMaxTileH = 32;
 
 VkMotionKernel *VkMotionKernel::create (GstVulkanDevice *device, GError **error)
 {
-  VkKernel::Spec spec = { vmaf_motion_sad_spv, sizeof (vmaf_motion_sad_spv), 3,
-    sizeof (MotionPush), {} };
-  VkKernel *k = VkKernel::create (device, spec, error);
-  if (!k)
-    return nullptr;
   VkMotionKernel *m = new VkMotionKernel ();
-  m->kernel_ = k;
+  m->device_ = (GstVulkanDevice *) gst_object_ref (device);
+  /* One row of vertical results takes 256 ints; keep a little for the rest. */
+  uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
+  m->tile_h_ = std::min<uint32_t> (kMaxTileH, (shared - 64) / (256 * 4));
+  /* Make the common 8-bit pipeline now, so that a broken driver fails at start. */
+  LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
+  if (!m->pipeline_for (l8, error)) {
+    delete m;
+    return nullptr;
+  }
   return m;
+}
+
+VkMotionKernel::~VkMotionKernel ()
+{
+  for (auto &k : kernels_)
+    delete k.second;
+  if (device_)
+    gst_object_unref (device_);
+}
+
+VkKernel *VkMotionKernel::pipeline_for (const LumaLayout &l, GError **error)
+{
+  const uint32_t split = l.bpc > 14;
+  const uint32_t key = (uint32_t) l.packing * 2 + split;
+  auto it = kernels_.find (key);
+  if (it != kernels_.end ())
+    return it->second;
+  VkKernel::Spec spec = { vmaf_motion_sad_spv, sizeof (vmaf_motion_sad_spv), 3,
+    sizeof (MotionPush), { (uint32_t) l.packing, split, tile_h_ } };
+  VkKernel *k = VkKernel::create (device_, spec, error);
+  if (k)
+    kernels_[key] = k;
+  return k;
 }
 
 bool VkMotionKernel::dispatch (VkExec *exec, const MotionPlane &prev, const MotionPlane &cur,
@@ -40,8 +71,11 @@ bool VkMotionKernel::dispatch (VkExec *exec, const MotionPlane &prev, const Moti
     { cur.mem->buffer, 0, VK_WHOLE_SIZE },
     { results->buffer, 0, VK_WHOLE_SIZE },
   };
-  return exec->dispatch (kernel_, bufs, 3, &pc, sizeof pc, (w + kTileW - 1) / kTileW,
-      (h + kTileH - 1) / kTileH, 1, error);
+  VkKernel *k = pipeline_for (l, error);
+  if (!k)
+    return false;
+  return exec->dispatch (k, bufs, 3, &pc, sizeof pc, (w + kTileW - 1) / kTileW,
+      (h + tile_h_ - 1) / tile_h_, 1, error);
 }
 
 bool VkMotionKernel::record (VkExec *exec, const MotionPlane &prev, const MotionPlane &cur,

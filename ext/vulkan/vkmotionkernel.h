@@ -6,6 +6,8 @@
  */
 #pragma once
 
+#include <map>
+
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
 #include "vmaf-motion-layout.h"
@@ -22,7 +24,7 @@ struct MotionPlane {
 class VkMotionKernel {
  public:
   static VkMotionKernel *create (GstVulkanDevice *device, GError **error);
-  ~VkMotionKernel () { delete kernel_; }
+  ~VkMotionKernel ();
 
   /* Records: zero the result slot, SAD of prev - cur into it, and make the
    * result visible to the host. `results` holds (lo, hi) uint32 pairs. */
@@ -37,7 +39,12 @@ class VkMotionKernel {
       const LumaLayout &layout, GError **error);
 
  private:
-  VkKernel *kernel_ = nullptr;
+  /* The pipeline for a packing and vertical rounding form, made on first use. */
+  VkKernel *pipeline_for (const LumaLayout &layout, GError **error);
+
+  GstVulkanDevice *device_ = nullptr;
+  uint32_t tile_h_ = 12;
+  std::map<uint32_t, VkKernel *> kernels_;
 };
 
 } // namespace gpc

@@ -195,6 +195,34 @@ run_case (GstHarness *h, const char *format, const std::vector<Size> &sizes,
   GST_INFO ("%s (%s): %u SADs bit-exact", format, caps_feature, checked);
 }
 
+/* A harness's element has no bus: give it one that prints its errors, so a
+ * failing start says why. */
+static GstBusSyncReply
+print_error (GstBus *bus, GstMessage *msg, gpointer data)
+{
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *e = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (msg, &e, &dbg);
+    printf ("element error: %s (%s)\n", e->message, dbg ? dbg : "");
+    fflush (stdout);
+    g_clear_error (&e);
+    g_free (dbg);
+  }
+  /* A handler that drops a message owns it. */
+  gst_message_unref (msg);
+  return GST_BUS_DROP;
+}
+
+static void
+watch_errors (GstElement *e)
+{
+  GstBus *bus = gst_bus_new ();
+  gst_bus_set_sync_handler (bus, print_error, NULL, NULL);
+  gst_element_set_bus (e, bus);
+  gst_object_unref (bus);
+}
+
 static GstHarness *
 new_harness (const char *launch, gpc_test::Rng &rng)
 {
@@ -202,6 +230,7 @@ new_harness (const char *launch, gpc_test::Rng &rng)
   GstElement *e = gst_harness_find_element (h, "vkvmafmotion");
   g_object_set (e, "frames-in-flight", (guint) rng.range (0, 4), NULL);
   gst_object_unref (e);
+  watch_errors (h->element);
   return h;
 }
 
@@ -210,7 +239,11 @@ static GstHarness *
 new_harness_with (GstElement *e, gpc_test::Rng &rng)
 {
   g_object_set (e, "frames-in-flight", (guint) rng.range (0, 4), NULL);
-  return gst_harness_new_with_element (e, "sink", "src");
+  watch_errors (e);
+  /* The harness takes its own reference. */
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  return h;
 }
 
 
