@@ -96,6 +96,78 @@ find_compute_queue (GstVulkanDevice * device, GstVulkanQueue * queue,
   return TRUE;
 }
 
+/* Process-wide defaults. Drivers limit how many VkInstances a process may
+ * create over its life (29 on the NVIDIA H100 driver we test on, device or
+ * not), and GStreamer 1.22 makes a new one for every pipeline that shares
+ * none: an application that rebuilds pipelines for weeks would run out. So
+ * when neither neighbours nor the application provide them, every element
+ * of the process uses one instance and one device per index, kept for the
+ * life of the process. */
+#define MAX_SHARED_DEVICES 16
+static GMutex shared_lock;
+static GstVulkanInstance *shared_instance;
+static GstVulkanDevice *shared_devices[MAX_SHARED_DEVICES];
+
+static GstVulkanInstance *
+get_shared_instance (GError ** error)
+{
+  GstVulkanInstance *ret = NULL;
+  g_mutex_lock (&shared_lock);
+  if (!shared_instance) {
+    GstVulkanInstance *i = gst_vulkan_instance_new ();
+    if (gst_vulkan_instance_open (i, error)) {
+      GST_OBJECT_FLAG_SET (i, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+      shared_instance = i;
+    } else {
+      gst_object_unref (i);
+    }
+  }
+  if (shared_instance)
+    ret = (GstVulkanInstance *) gst_object_ref (shared_instance);
+  g_mutex_unlock (&shared_lock);
+  return ret;
+}
+
+/* The default device of `index` on the shared instance. */
+static GstVulkanDevice *
+get_shared_device (GstVulkanInstance * instance, guint index, GError ** error)
+{
+  GstVulkanDevice *ret = NULL;
+  g_mutex_lock (&shared_lock);
+  if (index < MAX_SHARED_DEVICES && !shared_devices[index]) {
+    GstVulkanDevice *d = gst_vulkan_device_new_with_index (instance, index);
+    if (gst_vulkan_device_open (d, error)) {
+      GST_OBJECT_FLAG_SET (d, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+      shared_devices[index] = d;
+    } else {
+      gst_object_unref (d);
+    }
+  }
+  if (index < MAX_SHARED_DEVICES && shared_devices[index])
+    ret = (GstVulkanDevice *) gst_object_ref (shared_devices[index]);
+  g_mutex_unlock (&shared_lock);
+  return ret;
+}
+
+gboolean
+gpc_vk_device_is_process_default (GstVulkanDevice * device)
+{
+  gboolean ret = FALSE;
+  g_mutex_lock (&shared_lock);
+  for (guint i = 0; i < MAX_SHARED_DEVICES; i++)
+    ret |= shared_devices[i] == device;
+  g_mutex_unlock (&shared_lock);
+  return ret;
+}
+
+static void
+post_have_context (GstElement * element, GstContext * context)
+{
+  gst_element_set_context (element, context);
+  gst_element_post_message (element,
+      gst_message_new_have_context (GST_OBJECT_CAST (element), context));
+}
+
 static gint
 requested_device_index (GpcVkContext * ctx)
 {
@@ -113,17 +185,41 @@ post_have_device (GstElement * element, GstVulkanDevice * device)
   GstContext *context = gst_context_new (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR,
       TRUE);
   gst_context_set_vulkan_device (context, device);
-  gst_element_set_context (element, context);
   GST_INFO_OBJECT (element, "posting have-context for %" GST_PTR_FORMAT,
       device);
-  gst_element_post_message (element,
-      gst_message_new_have_context (GST_OBJECT_CAST (element), context));
+  post_have_context (element, context);
 }
 
 gboolean
 gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
 {
   GError *error = NULL;
+
+  /* Instance: neighbours, then the application (NEED_CONTEXT), then the
+   * process-wide one, which the bin then shares (HAVE_CONTEXT). */
+  if (!ctx->instance)
+    gst_vulkan_instance_run_context_query (element, &ctx->instance);
+  if (!ctx->instance)
+    gst_vulkan_global_context_query (element,
+        GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR);
+  if (!ctx->instance) {
+    GstVulkanInstance *instance = get_shared_instance (&error);
+    if (!instance)
+      goto instance_failed;
+    GST_OBJECT_LOCK (element);
+    if (!ctx->instance) {
+      ctx->instance = instance;
+      instance = NULL;
+    }
+    GST_OBJECT_UNLOCK (element);
+    if (instance) {
+      gst_object_unref (instance);
+    } else {
+      GstContext *c = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
+      gst_context_set_vulkan_instance (c, ctx->instance);
+      post_have_context (element, c);
+    }
+  }
 
   if (!gst_vulkan_ensure_element_data (element, &ctx->display, &ctx->instance)) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
@@ -143,15 +239,20 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
     gint index = requested_device_index (ctx);
     GstVulkanDevice *device;
 
-    if (index >= 0) {
-      if (!gst_vulkan_instance_open (ctx->instance, &error))
-        goto instance_failed;
-      if ((guint) index >= ctx->instance->n_physical_devices) {
-        GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-            ("Vulkan device %d requested, but only %u exist", index,
-                ctx->instance->n_physical_devices), (NULL));
-        return FALSE;
-      }
+    if (!gst_vulkan_instance_open (ctx->instance, &error))
+      goto instance_failed;
+    if (index >= 0 && (guint) index >= ctx->instance->n_physical_devices) {
+      GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+          ("Vulkan device %d requested, but only %u exist", index,
+              ctx->instance->n_physical_devices), (NULL));
+      return FALSE;
+    }
+    if (ctx->instance == shared_instance) {
+      /* The process-wide instance: its default device of that index. */
+      device = get_shared_device (ctx->instance, index >= 0 ? index : 0, &error);
+      if (!device)
+        goto device_failed;
+    } else if (index >= 0) {
       device = gst_vulkan_device_new_with_index (ctx->instance, index);
       if (!gst_vulkan_device_open (device, &error)) {
         gst_object_unref (device);

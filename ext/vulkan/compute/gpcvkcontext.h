@@ -41,6 +41,9 @@ gboolean gpc_vk_context_handle_query (GstElement * element, GpcVkContext * ctx,
  * GST_ELEMENT_ERROR naming the cause and returns FALSE when there is none. */
 gboolean gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx);
 
+/* Whether `device` is a process-wide default device (kept until exit). */
+gboolean gpc_vk_device_is_process_default (GstVulkanDevice * device);
+
 /* Installs the standard "device-index" property on a class. */
 void gpc_vk_context_install_properties (GObjectClass * klass, guint prop_id);
 
