@@ -8,8 +8,8 @@
 // specialization constant, so each pipeline keeps one branch only.
 
 #define LUMA_U8      0u  // one byte per sample
-#define LUMA_U16LE   1u  // 16-bit little-endian container, value >> shift
-#define LUMA_U16BE   2u  // 16-bit big-endian container, value >> shift
+#define LUMA_U16LE   1u  // 16-bit little-endian container, value >> SHIFT
+#define LUMA_U16BE   2u  // 16-bit big-endian container, value >> SHIFT
 #define LUMA_10LE32  3u  // three 10-bit samples per 32-bit LE word
 #define LUMA_10LE40  4u  // four 10-bit samples per 5 bytes, LE bit order
 
@@ -25,10 +25,10 @@
       return int ((words[base + (x >> 2)] >> ((x & 3u) * 8u)) & 0xffu);       \
     if (PACKING == LUMA_U16LE)                                                 \
       return int (((words[base + (x >> 1)] >> ((x & 1u) * 16u)) & 0xffffu)     \
-          >> pc.shift);                                                        \
+          >> SHIFT);                                                        \
     if (PACKING == LUMA_U16BE) {                                               \
       uint v = (words[base + (x >> 1)] >> ((x & 1u) * 16u)) & 0xffffu;         \
-      return int ((((v & 0xffu) << 8) | (v >> 8)) >> pc.shift);                \
+      return int ((((v & 0xffu) << 8) | (v >> 8)) >> SHIFT);                \
     }                                                                          \
     if (PACKING == LUMA_10LE32)                                                \
       return int ((words[base + x / 3u] >> ((x % 3u) * 10u)) & 0x3ffu);        \

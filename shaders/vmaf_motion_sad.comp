@@ -5,8 +5,8 @@
 // (vertical pass, then horizontal), bit-exact with gst/vmafmotion's CPU
 // reference (libvmaf 3.2 scalar code).
 //
-// One workgroup of 256 invocations covers 252 output columns and TILE_H
-// rows. Each invocation owns one input column (2 halo columns each side),
+// One workgroup of NTHREADS invocations covers NTHREADS - 4 output columns
+// and TILE_H rows. Each invocation owns one input column (2 halo columns each side),
 // walks down it keeping the last five differences in registers, and writes
 // the vertical results to shared memory; then it filters one output column
 // horizontally. The taps are symmetric: 3 products per pass instead of 5.
@@ -19,18 +19,19 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
-#define NTHREADS 256
 #define HALO 2
-#define TILE_W (NTHREADS - 2 * HALO)
 
 // Chosen when the pipeline is made (gpc::VkMotionKernel).
 layout (constant_id = 0) const uint PACKING = 0u;   // LUMA_* below
 layout (constant_id = 1) const bool SPLIT_V = false; // bpc > 14
-layout (constant_id = 2) const int TILE_H = 12;      // rows per workgroup
+layout (constant_id = 2) const int TILE_H = 8;       // rows per workgroup
+layout (constant_id = 3) const int NTHREADS = 256;   // workgroup size
+layout (constant_id = 4) const uint SHIFT = 0u;      // right shift of 16-bit containers
+const int TILE_W = NTHREADS - 2 * HALO;
 
 #include "motion_luma_fetch.glsl"
 
-layout (local_size_x = NTHREADS) in;
+layout (local_size_x_id = 3) in;
 
 layout (std430, binding = 0) readonly buffer PrevBuf { uint prev_words[]; };
 layout (std430, binding = 1) readonly buffer CurBuf { uint cur_words[]; };
@@ -45,7 +46,7 @@ layout (push_constant) uniform Params {
   uint width;
   uint height;
   uint packing;      // unused: PACKING is a specialization constant
-  uint shift;        // right shift of 16-bit containers (P010: 6)
+  uint shift;        // unused: SHIFT is a specialization constant
   uint bpc;          // 8..16
   uint slot;         // result slot
 } pc;

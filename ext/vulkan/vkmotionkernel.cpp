@@ -16,9 +16,9 @@ struct MotionPush {
   uint32_t width, height, packing, shift, bpc, slot;
 };
 
-/* Output columns of one workgroup (256 invocations, 2 halo columns each
- * side); its rows (TILE_H) follow from the device's shared memory. */
-static const uint32_t kTileW = 252;
+/* A workgroup of kThreads invocations covers kThreads - 4 output columns
+ * (2 halo columns each side) and tile_h_ rows. */
+static const uint32_t kThreads = 256;
 /* Rows per workgroup. Measured on an H100, 2160p 10-bit: 8 rows 25.6 us,
  * 16 rows 36.3 us, 32 rows 56.8 us per frame (more, smaller workgroups keep
  * more loads in flight). */
@@ -30,9 +30,15 @@ VkMotionKernel *VkMotionKernel::create (GstVulkanDevice *device, GError **error)
   m->device_ = (GstVulkanDevice *) gst_object_ref (device);
   /* One row of vertical results takes 256 ints; keep a little for the rest. */
   uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
-  const uint32_t max_h = (shared - 64) / (256 * 4);
+  /* Tuning aids for benchmarks: GPC_MOTION_THREADS (64..1024), GPC_MOTION_TILE_H. */
+  m->threads_ = kThreads;
+  if (const char *env = g_getenv ("GPC_MOTION_THREADS")) {
+    uint32_t t = (uint32_t) atoi (env);
+    if (t >= 64 && t <= device->physical_device->properties.limits.maxComputeWorkGroupInvocations)
+      m->threads_ = t;
+  }
+  const uint32_t max_h = (shared - 64) / (m->threads_ * 4);
   m->tile_h_ = std::min (kDefaultTileH, max_h);
-  /* Tuning aid for benchmarks. */
   if (const char *env = g_getenv ("GPC_MOTION_TILE_H")) {
     uint32_t t = (uint32_t) atoi (env);
     if (t >= 1 && t <= max_h)
@@ -58,12 +64,12 @@ VkMotionKernel::~VkMotionKernel ()
 VkKernel *VkMotionKernel::pipeline_for (const LumaLayout &l, GError **error)
 {
   const uint32_t split = l.bpc > 14;
-  const uint32_t key = (uint32_t) l.packing * 2 + split;
+  const uint32_t key = ((uint32_t) l.packing * 2 + split) * 32 + l.shift;
   auto it = kernels_.find (key);
   if (it != kernels_.end ())
     return it->second;
   VkKernel::Spec spec = { vmaf_motion_sad_spv, sizeof (vmaf_motion_sad_spv), 3,
-    sizeof (MotionPush), { (uint32_t) l.packing, split, tile_h_ } };
+    sizeof (MotionPush), { (uint32_t) l.packing, split, tile_h_, threads_, l.shift } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;
@@ -85,7 +91,8 @@ bool VkMotionKernel::dispatch (VkExec *exec, const MotionPlane &prev, const Moti
   VkKernel *k = pipeline_for (l, error);
   if (!k)
     return false;
-  return exec->dispatch (k, bufs, 3, &pc, sizeof pc, (w + kTileW - 1) / kTileW,
+  const uint32_t tile_w = threads_ - 4;
+  return exec->dispatch (k, bufs, 3, &pc, sizeof pc, (w + tile_w - 1) / tile_w,
       (h + tile_h_ - 1) / tile_h_, 1, error);
 }
 
