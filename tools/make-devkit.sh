@@ -9,7 +9,7 @@ cd "$root"
 build=${BUILD_DIR:-build}
 kit=../shared/device/make-kit.sh
 [ -f "$kit" ] || { echo "make-devkit: $kit not found (it lives in the shared folder beside the checkout)"; exit 1; }
-bins=$(find "$build" -type f \( -name '*.so' -o -name 'test-*' -o -name 'bench-*' \) -perm -u+x \
+bins=$(find "$build" -type f \( -name '*.so' -o -name 'test-*' -o -name 'bench-*' -o -name 'gpc-*' \) -perm -u+x \
        -not -path '*/meson-*' -not -name '*.p' | sort)
 bash "$kit" .devkit $bins
 # The validation layer, so that tests validate on the NVIDIA driver too.
