@@ -18,11 +18,12 @@ struct MotionPush {
 
 /* A workgroup of kThreads invocations covers kThreads - 4 output columns
  * (2 halo columns each side) and tile_h_ rows. */
-static const uint32_t kThreads = 256;
-/* Rows per workgroup. Measured on an H100, 2160p 10-bit: 8 rows 25.6 us,
- * 16 rows 36.3 us, 32 rows 56.8 us per frame (more, smaller workgroups keep
- * more loads in flight). */
-static const uint32_t kDefaultTileH = 8;
+/* Measured on an H100, 2160p 10-bit, GPU time per frame (threads x rows):
+ * 256x32 56.8 us, 256x16 36.3, 256x8 24.9, 256x6 25.5, 512x8 31.1,
+ * 128x8 25.5, 128x10 23.2 (more, smaller workgroups keep more loads in
+ * flight; see docs/performance.md). */
+static const uint32_t kThreads = 128;
+static const uint32_t kDefaultTileH = 10;
 
 VkMotionKernel *VkMotionKernel::create (GstVulkanDevice *device, GError **error)
 {

@@ -43,8 +43,8 @@ class VkMotionKernel {
   VkKernel *pipeline_for (const LumaLayout &layout, GError **error);
 
   GstVulkanDevice *device_ = nullptr;
-  uint32_t tile_h_ = 8;
-  uint32_t threads_ = 256;
+  uint32_t tile_h_ = 10;
+  uint32_t threads_ = 128;
   std::map<uint32_t, VkKernel *> kernels_;
 };
 
