@@ -11,7 +11,10 @@ kit=../shared/device/make-kit.sh
 [ -f "$kit" ] || { echo "make-devkit: $kit not found (it lives in the shared folder beside the checkout)"; exit 1; }
 bins=$(find "$build" -type f \( -name '*.so' -o -name 'test-*' -o -name 'bench-*' -o -name 'gpc-*' \) -perm -u+x \
        -not -path '*/meson-*' -not -name '*.p' | sort)
-bash "$kit" .devkit $bins
+# Debian's flac encoder too: the FLAC benchmark makes its files on the GPU
+# machine (hundreds of MB, too large to carry).
+bash "$kit" .devkit $bins /usr/bin/flac
+cp -L /usr/bin/flac .devkit/bin/
 # The validation layer, so that tests validate on the NVIDIA driver too.
 mkdir -p .devkit/layers
 strip --strip-unneeded -o .devkit/lib/libVkLayer_khronos_validation.so /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
