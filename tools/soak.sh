@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Soak test (not part of CI): runs one element's pipeline for DURATION seconds
+# on endless input and records the process's memory (RSS) and, where
+# nvidia-smi exists, GPU memory every INTERVAL seconds. Memory must stay flat.
+#   tools/soak.sh NAME DURATION [INTERVAL]    (NAME: vkvmafmotion, ... see below)
+# Writes $OUT/soak-NAME.csv (or ./soak-NAME.csv) and prints first/last/max RSS.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+name=${1:?element name}
+dur=${2:-3600}
+step=${3:-10}
+[ -f "$root/.devkit/env.sh" ] && source "$root/.devkit/env.sh"
+build=${BUILD_DIR:-$root/build}
+[ -d "$root/.devkit/build" ] && build=$root/.devkit/build
+export GST_PLUGIN_PATH="$build/ext/vulkan:$build/ext/cuda"
+case $name in
+  vkvmafmotion)
+    pipe="videotestsrc pattern=ball ! video/x-raw,format=I420_10LE,width=1920,height=1080 ! vkvmafmotion results-location=/dev/null ! fakesink" ;;
+  vkvmafmotion-gpu)
+    pipe="videotestsrc pattern=ball ! video/x-raw,format=NV12,width=1920,height=1080 ! vulkanupload ! vkvmafmotion ! fakesink" ;;
+  *)
+    if [ -n "${SOAK_PIPELINE:-}" ]; then pipe=$SOAK_PIPELINE; else echo "unknown NAME; set SOAK_PIPELINE"; exit 2; fi ;;
+esac
+out=${OUT:-.}/soak-$name.csv
+echo "seconds,rss_kb,gpu_mem_mib" > "$out"
+gst-launch-1.0 -q $pipe > /dev/null 2>&1 &
+pid=$!
+t=0
+while [ $t -le "$dur" ] && kill -0 $pid 2>/dev/null; do
+  rss=$(awk '/VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null)
+  gpu=$(nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null |
+        awk -F', ' -v p=$pid '$1==p {print $2}')
+  echo "$t,${rss:-0},${gpu:-}" >> "$out"
+  sleep "$step"; t=$((t + step))
+done
+alive=0; kill -0 $pid 2>/dev/null && alive=1
+kill $pid 2>/dev/null; wait $pid 2>/dev/null
+awk -F, -v alive=$alive 'NR==2 {first=$2} NR>1 {last=$2; if ($2>max) max=$2}
+  END {printf "RSS first %d kB, last %d kB, max %d kB (%s)\n", first, last, max, alive ? "ran to the end" : "PIPELINE STOPPED EARLY"}' "$out"
