@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkcontext.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvktimer.h"
 #include "vkmotionkernel.h"
@@ -171,14 +172,7 @@ time_pipeline (GstVulkanInstance *instance, GstVulkanDevice *device,
   GstElement *pipe = gst_parse_launch (launch, NULL);
   g_free (launch);
   GstElement *m = gst_bin_get_by_name (GST_BIN (pipe), "m");
-  GstContext *ctx = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
-  gst_context_set_vulkan_instance (ctx, instance);
-  gst_element_set_context (m, ctx);
-  gst_context_unref (ctx);
-  ctx = gst_context_new (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR, TRUE);
-  gst_context_set_vulkan_device (ctx, device);
-  gst_element_set_context (m, ctx);
-  gst_context_unref (ctx);
+  gpc_vk_element_set_device (m, instance, device);
   gst_object_unref (m);
   GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
 

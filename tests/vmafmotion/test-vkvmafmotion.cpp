@@ -26,6 +26,7 @@ extern "C" {
 
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
+#include "gpcvkcontext.h"
 #include "gstvmafmotionmeta.h"
 #include "vmaf-motion-layout.h"
 #include "vmaf-motion-ref.h"
@@ -316,16 +317,7 @@ struct SharedDevice {
     gst_object_unref (device);
     gst_object_unref (instance);
   }
-  void share_with (GstElement *e) {
-    GstContext *c = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
-    gst_context_set_vulkan_instance (c, instance);
-    gst_element_set_context (e, c);
-    gst_context_unref (c);
-    c = gst_context_new (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR, TRUE);
-    gst_context_set_vulkan_device (c, device);
-    gst_element_set_context (e, c);
-    gst_context_unref (c);
-  }
+  void share_with (GstElement *e) { gpc_vk_element_set_device (e, instance, device); }
   /* One host-visible Vulkan buffer per plane, as GStreamer lays them out;
    * with `storage` the element binds them directly, else it copies. */
   GstBuffer *upload (GstBuffer *sys, const GstVideoInfo &info, bool storage) {
@@ -446,6 +438,32 @@ GST_START_TEST (flush_restarts_history)
 }
 GST_END_TEST;
 
+/* Pops messages of `pipe` until EOS; fails on an error or after 60 s
+ * without a message. `on_message` sees every other message. */
+static void
+run_until_eos (GstElement *pipe, const std::function<void (GstMessage *)> &on_message)
+{
+  GstBus *bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (;;) {
+    GstMessage *msg = gst_bus_timed_pop (bus, 60 * GST_SECOND);
+    fail_unless (msg != NULL, "timeout");
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *e;
+      gst_message_parse_error (msg, &e, NULL);
+      fail ("error: %s", e->message);
+    }
+    bool eos = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+    if (!eos && on_message)
+      on_message (msg);
+    gst_message_unref (msg);
+    if (eos)
+      break;
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+}
+
 /* Bus messages, the EOS summary and the three results file layouts. */
 GST_START_TEST (messages_and_results_files)
 {
@@ -456,41 +474,26 @@ GST_START_TEST (messages_and_results_files)
         "video/x-raw,format=I420_10LE,width=96,height=54 ! vkvmafmotion results-location=%s "
         "results-format=%s frames-in-flight=%d ! fakesink", path, fmt, (int) rng.range (0, 3));
     GstElement *pipe = gst_parse_launch (launch, NULL);
-    GstBus *bus = gst_element_get_bus (pipe);
-    gst_element_set_state (pipe, GST_STATE_PLAYING);
     unsigned frames = 0, scores = 0;
     bool summary = false;
-    for (;;) {
-      GstMessage *msg = gst_bus_timed_pop (bus, 60 * GST_SECOND);
-      fail_unless (msg != NULL, "timeout");
-      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-        GError *e;
-        gst_message_parse_error (msg, &e, NULL);
-        fail ("error: %s", e->message);
-      }
-      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
-        gst_message_unref (msg);
-        break;
-      }
+    run_until_eos (pipe, [&] (GstMessage *msg) {
       const GstStructure *s = gst_message_get_structure (msg);
-      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT) {
-        if (gst_structure_has_name (s, "vkvmafmotion")) {
-          guint64 idx;
-          fail_unless (gst_structure_get_uint64 (s, "index", &idx));
-          fail_unless_equals_int (idx, frames);
-          frames++;
-        } else if (gst_structure_has_name (s, "vkvmafmotion-scores")) {
-          double m2;
-          fail_unless (gst_structure_get_double (s, "motion2", &m2));
-          scores++;
-        } else if (gst_structure_has_name (s, "vkvmafmotion-summary")) {
-          summary = true;
-          fail_unless (gst_structure_has_field (s, "integer_motion3"));
-        }
+      if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT)
+        return;
+      if (gst_structure_has_name (s, "vkvmafmotion")) {
+        guint64 idx;
+        fail_unless (gst_structure_get_uint64 (s, "index", &idx));
+        fail_unless_equals_int (idx, frames);
+        frames++;
+      } else if (gst_structure_has_name (s, "vkvmafmotion-scores")) {
+        double m2;
+        fail_unless (gst_structure_get_double (s, "motion2", &m2));
+        scores++;
+      } else if (gst_structure_has_name (s, "vkvmafmotion-summary")) {
+        summary = true;
+        fail_unless (gst_structure_has_field (s, "integer_motion3"));
       }
-      gst_message_unref (msg);
-    }
-    gst_element_set_state (pipe, GST_STATE_NULL);
+    });
     fail_unless_equals_int (frames, 10);
     fail_unless_equals_int (scores, 10);
     fail_unless (summary);
@@ -507,7 +510,6 @@ GST_START_TEST (messages_and_results_files)
     g_unlink (path);
     g_free (path);
     g_free (launch);
-    gst_object_unref (bus);
     gst_object_unref (pipe);
   }
   gpc_vk_test_check_validation ();
@@ -523,15 +525,7 @@ GST_START_TEST (pipeline_churn)
   for (int i = 0; i < 40; i++) {
     GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=2 ! "
         "video/x-raw,format=GRAY8,width=32,height=16 ! vkvmafmotion ! fakesink", NULL);
-    gst_element_set_state (pipe, GST_STATE_PLAYING);
-    GstBus *bus = gst_element_get_bus (pipe);
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
-        "pipeline %d did not reach EOS", i);
-    gst_message_unref (msg);
-    gst_object_unref (bus);
-    gst_element_set_state (pipe, GST_STATE_NULL);
+    run_until_eos (pipe, nullptr);
     gst_object_unref (pipe);
   }
   gpc_vk_test_check_validation ();

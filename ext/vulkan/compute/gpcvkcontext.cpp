@@ -149,6 +149,20 @@ get_shared_device (GstVulkanInstance * instance, guint index, GError ** error)
   return ret;
 }
 
+void
+gpc_vk_element_set_device (GstElement * element, GstVulkanInstance * instance,
+    GstVulkanDevice * device)
+{
+  GstContext *c = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
+  gst_context_set_vulkan_instance (c, instance);
+  gst_element_set_context (element, c);
+  gst_context_unref (c);
+  c = gst_context_new (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR, TRUE);
+  gst_context_set_vulkan_device (c, device);
+  gst_element_set_context (element, c);
+  gst_context_unref (c);
+}
+
 gboolean
 gpc_vk_device_is_process_default (GstVulkanDevice * device)
 {

@@ -41,6 +41,11 @@ gboolean gpc_vk_context_handle_query (GstElement * element, GpcVkContext * ctx,
  * GST_ELEMENT_ERROR naming the cause and returns FALSE when there is none. */
 gboolean gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx);
 
+/* Hands `instance` and `device` to `element` as GstContexts, as an
+ * application's answer to need-context does (benchmarks, tests). */
+void gpc_vk_element_set_device (GstElement * element,
+    GstVulkanInstance * instance, GstVulkanDevice * device);
+
 /* Whether `device` is a process-wide default device (kept until exit). */
 gboolean gpc_vk_device_is_process_default (GstVulkanDevice * device);
 
