@@ -133,7 +133,7 @@ static inline SliceStatus decode_dc (BitReader &br, int32_t *coeffs, int32_t nbl
     else
       sign = 0;
     const int32_t mag = (int32_t) ((code + 1) >> 1);
-    dc = sext16 (dc + ((mag ^ sign) - sign));
+    dc = sext16 ((int32_t) ((uint32_t) dc + (uint32_t) ((mag ^ sign) - sign)));
     coeffs[i * 64] = dc;
   }
   return br.ok () ? SliceStatus::kOk : SliceStatus::kOverread;
@@ -164,7 +164,7 @@ static inline SliceStatus decode_ac (BitReader &br, int32_t *coeffs, int32_t nbl
       return SliceStatus::kBadCodeword;
     level += 1;
     const bool negative = br.get (1) != 0;
-    const int32_t v = negative ? -(int32_t) level : (int32_t) level;
+    const int32_t v = (int32_t) (negative ? 0u - level : level);
     coeffs[((pos & block_mask) << 6) + scan[pos >> log2_nblocks]] = sext16 (v);
     if (!br.ok ())
       return SliceStatus::kOverread;
