@@ -3,6 +3,8 @@
  */
 #include "prores-decoder.h"
 
+#include "prores-gpu-layout.h"
+
 #include <cstdio>
 
 namespace gpc {
@@ -42,54 +44,31 @@ Status decode_frame (const uint8_t *data, size_t size, const DecodeOptions &opts
   out->alpha_bits = alpha_bits;
   out->num_planes = alpha_bits ? 4 : 3;
 
-  /* Work planes padded to whole macroblocks of whole pictures. */
-  const uint32_t fields = h.interlaced () ? 2 : 1;
-  const uint32_t pad_w = h.mb_width () * 16;
-  const uint32_t pad_h = h.picture_mb_height () * 16 * fields;
-  const uint32_t pad_cw = h.is_444 () ? pad_w : pad_w / 2;
-  std::vector<uint16_t> work[4];
-  uint32_t work_w[4] = { pad_w, pad_cw, pad_cw, pad_w };
-  for (uint32_t p = 0; p < out->num_planes; p++)
-    work[p].assign ((size_t) work_w[p] * pad_h, 0);
+  /* Same records and entry point as the GPU kernel (prores-gpu-layout.h). */
+  GpuFrameParams fp;
+  std::vector<GpuSliceDesc> slices;
+  build_gpu_layout (frame, depth, opts.skip_alpha, &fp, &slices);
 
-  out->slices_total = 0;
+  /* Planes padded to whole macroblocks of whole pictures. */
+  std::vector<uint16_t> work[4];
+  uint16_t *planes[4] = {};
+  for (uint32_t p = 0; p < out->num_planes; p++) {
+    work[p].assign ((size_t) fp.plane_stride[p] * fp.padded_height, 0);
+    planes[p] = work[p].data ();
+  }
+
+  out->slices_total = fp.num_slices;
   out->slices_failed = 0;
   std::string first_error;
-  for (uint32_t pi = 0; pi < frame.num_pictures; pi++) {
-    const Picture &pic = frame.picture[pi];
-    SliceJob job {};
-    job.chroma_444 = h.is_444 ();
-    job.bit_depth = (int32_t) depth;
-    job.alpha_bits = (int32_t) alpha_bits;
-    job.scan = h.interlaced () ? kInterlacedScan : kProgressiveScan;
-    job.qmat_luma = h.qmat_luma;
-    job.qmat_chroma = h.qmat_chroma;
-    for (uint32_t p = 0; p < 4; p++) {
-      if (p < out->num_planes) {
-        job.plane[p] = work[p].data () + (size_t) pic.bottom_field * work_w[p];
-        job.stride[p] = (ptrdiff_t) work_w[p] * fields;
-      } else {
-        job.plane[p] = nullptr;
-        job.stride[p] = 0;
-      }
-    }
-    for (uint32_t i = 0; i < pic.slice_count; i++) {
-      const SlicePos sp = slice_position (i, h.mb_width (), pic.log2_slice_mb_width);
-      job.data = data + pic.slice_offset[i];
-      job.size = pic.slice_size[i];
-      job.mb_x = (int32_t) sp.mb_x;
-      job.mb_y = (int32_t) sp.mb_y;
-      job.mb_count = (int32_t) sp.mb_count;
-      SliceStatus ss = decode_slice (job);
-      out->slices_total++;
-      if (ss != SliceStatus::kOk) {
-        if (out->slices_failed++ == 0) {
-          char buf[160];
-          snprintf (buf, sizeof buf, "picture %u slice %u (mb %u,%u): %s", pi, i, sp.mb_x,
-              sp.mb_y, slice_status_name (ss));
-          first_error = buf;
-        }
-      }
+  for (uint32_t i = 0; i < fp.num_slices; i++) {
+    const GpuSliceDesc &sd = slices[i];
+    SliceStatus ss = decode_slice_desc (data, fp, sd, planes);
+    if (ss != SliceStatus::kOk && out->slices_failed++ == 0) {
+      char buf[160];
+      snprintf (buf, sizeof buf, "slice %u (mb %u,%u%s): %s", i, sd.mb_xy & 0xffff,
+          sd.mb_xy >> 16, !fp.interlaced ? "" : (sd.info >> 8) & 1 ? " bottom field" : " top field",
+          slice_status_name (ss));
+      first_error = buf;
     }
   }
 
@@ -101,7 +80,7 @@ Status decode_frame (const uint8_t *data, size_t size, const DecodeOptions &opts
     out->plane[p].resize ((size_t) out->plane_width[p] * h.height);
     for (uint32_t y = 0; y < h.height; y++)
       for (uint32_t x = 0; x < out->plane_width[p]; x++)
-        out->plane[p][(size_t) y * out->plane_width[p] + x] = work[p][(size_t) y * work_w[p] + x];
+        out->plane[p][(size_t) y * out->plane_width[p] + x] = work[p][(size_t) y * fp.plane_stride[p] + x];
   }
   for (uint32_t p = out->num_planes; p < 4; p++) {
     out->plane[p].clear ();
