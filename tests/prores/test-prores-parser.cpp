@@ -199,6 +199,29 @@ static void test_probe (const std::vector<VectorInfo> &vectors)
   printf ("probe: %zu vectors checked\n", vectors.size ());
 }
 
+/* skip_alpha (FFmpeg's AVCodecContext.skip_alpha): the same Y, Cb, Cr. */
+static void test_skip_alpha (const std::vector<VectorInfo> &vectors)
+{
+  int checked = 0;
+  for (const VectorInfo &v : vectors) {
+    if (v.pix_fmt.compare (0, 4, "yuva") != 0)
+      continue;
+    std::vector<uint8_t> frame = load_frame (v.file);
+    DecodeOptions opts;
+    opts.bit_depth = bit_depth_for_fourcc (v.fourcc.c_str ());
+    opts.skip_alpha = true;
+    DecodedFrame f;
+    std::string err;
+    Status s = decode_frame (frame.data (), frame.size (), opts, &f, &err);
+    bool ok = s == Status::kOk && f.num_planes == 3 && f.pix_fmt ().compare (0, 4, "yuva") != 0;
+    for (uint32_t p = 0; ok && p < 3; p++)
+      ok = md5_le (f.plane[p]) == v.md5[0][p];
+    EXPECT (ok, "%s with skip_alpha: %s", v.file.c_str (), err.c_str ());
+    checked++;
+  }
+  printf ("skip_alpha: %d alpha vectors checked\n", checked);
+}
+
 int main ()
 {
   test_slice_geometry ();
@@ -208,6 +231,7 @@ int main ()
     gpc_test::skip ("no tests/media/prores/checksums.txt");
   test_rewrites (vectors);
   test_probe (vectors);
+  test_skip_alpha (vectors);
   printf ("%d failures\n", failures);
   return failures ? 1 : 0;
 }
