@@ -47,7 +47,7 @@ Status decode_frame (const uint8_t *data, size_t size, const DecodeOptions &opts
   /* Same records and entry point as the GPU kernel (prores-gpu-layout.h). */
   GpuFrameParams fp;
   std::vector<GpuSliceDesc> slices;
-  build_gpu_layout (frame, depth, opts.skip_alpha, &fp, &slices);
+  build_gpu_layout (frame, depth, opts.skip_alpha, opts.idct_flavor, &fp, &slices);
 
   /* Planes padded to whole macroblocks of whole pictures. */
   std::vector<uint16_t> work[4];

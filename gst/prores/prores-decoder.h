@@ -29,6 +29,10 @@ struct DecodeOptions {
    * (bit_depth_for_fourcc / bit_depth_for_variant). */
   uint32_t bit_depth = 0;
   bool skip_alpha = false;
+  /* FFmpeg's two 10-bit IDCT arithmetics differ only when intermediates
+   * overflow int16 (crafted streams). Debian's amd64 ffmpeg runs the x86
+   * SIMD one, its builds without SIMD (e.g. arm64) the C one. */
+  IdctFlavor idct_flavor = IdctFlavor::kX86;
 };
 
 struct DecodedFrame {

@@ -16,7 +16,7 @@ static void pack_qmat (const uint8_t m[64], uint32_t out[16])
 }
 
 void build_gpu_layout (const Frame &frame, uint32_t bit_depth, bool skip_alpha,
-    GpuFrameParams *fp, std::vector<GpuSliceDesc> *slices)
+    IdctFlavor flavor, GpuFrameParams *fp, std::vector<GpuSliceDesc> *slices)
 {
   const FrameHeader &h = frame.header;
   memset (fp, 0, sizeof *fp);
@@ -28,6 +28,8 @@ void build_gpu_layout (const Frame &frame, uint32_t bit_depth, bool skip_alpha,
   fp->bit_depth = bit_depth ? bit_depth : (h.is_444 () ? 12 : 10);
   fp->alpha_bits = skip_alpha ? 0 : h.alpha_bits ();
   fp->interlaced = h.interlaced () ? 1 : 0;
+  /* FFmpeg 5.1 has SIMD only for the 10-bit transform. */
+  fp->idct_x86 = flavor == IdctFlavor::kX86 && fp->bit_depth == 10 ? 1 : 0;
   fp->padded_height = fp->picture_mb_height * 16 * (fp->interlaced ? 2 : 1);
   const uint32_t luma_w = fp->mb_width * 16;
   fp->plane_stride[0] = luma_w;

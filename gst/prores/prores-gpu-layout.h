@@ -31,6 +31,7 @@ struct GpuFrameParams {
   uint32_t bit_depth;            /* 10 or 12 */
   uint32_t alpha_bits;           /* 0, 8 or 16 (0 also when alpha is skipped) */
   uint32_t interlaced;           /* 0 or 1: selects the scan and the field rows */
+  uint32_t idct_x86;             /* 1: FFmpeg's x86 SIMD IDCT arithmetic (10-bit only), 0: its C code */
   uint32_t num_slices;           /* over all pictures */
   uint32_t padded_height;        /* rows of every padded plane (whole macroblocks, both fields) */
   uint32_t plane_stride[4];      /* samples per row of the padded Y, Cb, Cr, A planes */
@@ -52,7 +53,7 @@ static inline uint32_t qmat_byte (const uint32_t packed[16], uint32_t i)
 
 /* Fills the records for a parsed frame. bit_depth as DecodeOptions. */
 void build_gpu_layout (const Frame &frame, uint32_t bit_depth, bool skip_alpha,
-    GpuFrameParams *params, std::vector<GpuSliceDesc> *slices);
+    IdctFlavor flavor, GpuFrameParams *params, std::vector<GpuSliceDesc> *slices);
 
 /* The kernel's work for one slice: planes are the padded planes of
  * GpuFrameParams (Y, Cb, Cr, A; A may be null without alpha). */
@@ -74,6 +75,7 @@ static inline SliceStatus decode_slice_desc (const uint8_t *frame_data,
   job.mb_count = (int32_t) (sd.info & 0xff);
   job.chroma_444 = (int32_t) fp.chroma_444;
   job.bit_depth = (int32_t) fp.bit_depth;
+  job.idct_flavor = fp.idct_x86 ? IdctFlavor::kX86 : IdctFlavor::kC;
   job.alpha_bits = (int32_t) fp.alpha_bits;
   job.scan = fp.interlaced ? kInterlacedScan : kProgressiveScan;
   job.qmat_luma = qm_luma;

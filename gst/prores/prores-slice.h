@@ -143,7 +143,13 @@ static inline SliceStatus decode_dc (BitReader &br, int32_t *coeffs, int32_t nbl
  * interleaved block by block (position p = scan_index * nblocks + block),
  * each followed by a sign bit. Runs and levels choose their codebook from the
  * previous run and level. Decoding stops when the data is exhausted or only
- * zero bits remain (fewer than 32). */
+ * zero bits remain (fewer than 32).
+ *
+ * FFmpeg quirk, reproduced: its end test looks at a 32-bit cache last filled
+ * when the previous level codeword started, so it only sees the first
+ * (32 - bits consumed since then) remaining bits; when those are all zero it
+ * stops even if later bits are not. Only long level codes (huge levels) can
+ * trigger this, but then the output depends on it. */
 static inline SliceStatus decode_ac (BitReader &br, int32_t *coeffs, int32_t nblocks,
     const uint8_t scan[64])
 {
@@ -151,15 +157,23 @@ static inline SliceStatus decode_ac (BitReader &br, int32_t *coeffs, int32_t nbl
   const uint32_t block_mask = (uint32_t) nblocks - 1;
   const uint32_t max_pos = 64u << log2_nblocks;
   uint32_t run = 4, level = 2, pos = block_mask;
+  size_t cache_fill_pos = br.pos; /* where FFmpeg last refilled its 32-bit cache */
   for (;;) {
     const size_t left = br.bits_left ();
-    if (left == 0 || (left < 32 && br.peek ((unsigned) left) == 0))
+    if (left == 0)
       break;
+    if (left < 32) {
+      const size_t valid = 32 - (br.pos - cache_fill_pos); /* 0..32 */
+      const unsigned visible = (unsigned) (left < valid ? left : valid);
+      if (br.peek (visible) == 0)
+        break;
+    }
     if (!read_codeword (br, kRunCodebook[run < 15 ? run : 15], &run))
       return SliceStatus::kBadCodeword;
     pos += run + 1;
     if (pos >= max_pos)
       return SliceStatus::kAcOverrun;
+    cache_fill_pos = br.pos;
     if (!read_codeword (br, kLevelCodebook[level < 9 ? level : 9], &level))
       return SliceStatus::kBadCodeword;
     level += 1;
@@ -243,6 +257,7 @@ struct SliceJob {
   int32_t mb_x, mb_y, mb_count;
   int32_t chroma_444;  /* 0: 4:2:2, 1: 4:4:4 */
   int32_t bit_depth;   /* 10 or 12: the output depth, chosen by the profile */
+  IdctFlavor idct_flavor; /* kX86 to match Debian's amd64 ffmpeg, kC for its C code */
   int32_t alpha_bits;  /* 0 (no alpha decoded), 8 or 16 */
   const uint8_t *scan; /* kProgressiveScan or kInterlacedScan */
   const uint8_t *qmat_luma, *qmat_chroma;
@@ -280,7 +295,7 @@ static inline SliceStatus decode_slice (const SliceJob &job)
     for (int32_t b = 0; b < luma_blocks; b++) {
       const int32_t mb = b >> 2, sub = b & 3;
       uint16_t *d = dst + mb * 16 + (sub & 1) * 8 + (sub >> 1) * 8 * st;
-      dequant_idct_put (coeffs + b * 64, qm_luma, job.bit_depth, d, st);
+      dequant_idct_put (coeffs + b * 64, qm_luma, job.bit_depth, job.idct_flavor, d, st);
     }
   }
 
@@ -308,7 +323,7 @@ static inline SliceStatus decode_slice (const SliceJob &job)
     for (int32_t b = 0; b < chroma_blocks; b++) {
       const int32_t mb = b >> log2_cblocks, sub = b & ((1 << log2_cblocks) - 1);
       uint16_t *d = dst + mb * mb_cwidth + (sub >> 1) * 8 + (sub & 1) * 8 * st;
-      dequant_idct_put (coeffs + b * 64, qm_chroma, job.bit_depth, d, st);
+      dequant_idct_put (coeffs + b * 64, qm_chroma, job.bit_depth, job.idct_flavor, d, st);
     }
   }
 

@@ -80,7 +80,8 @@ static inline bool mov_prores_frames (const std::vector<uint8_t> &d, std::vector
 struct VectorInfo {
   std::string file, fourcc, pix_fmt, field_order;
   uint32_t width = 0, height = 0, frames = 0;
-  std::vector<std::vector<std::string>> md5; /* [frame][plane] */
+  std::vector<std::vector<std::string>> md5;   /* [frame][plane], ffmpeg's default (x86 SIMD) */
+  std::vector<std::vector<std::string>> md5_c; /* same with -cpuflags 0 (FFmpeg's C code) */
 };
 
 static inline bool read_checksums (const std::string &path, std::vector<VectorInfo> *out)
@@ -97,16 +98,18 @@ static inline bool read_checksums (const std::string &path, std::vector<VectorIn
       v.file = a, v.fourcc = b, v.pix_fmt = c, v.field_order = e;
       v.width = w, v.height = h, v.frames = n;
       out->push_back (v);
-    } else if (sscanf (line, "frame %u", &idx) == 1 && !out->empty ()) {
+    } else if ((sscanf (line, "frame %u", &idx) == 1 || sscanf (line, "cframe %u", &idx) == 1) &&
+        !out->empty ()) {
+      const bool c = line[0] == 'c';
       std::vector<std::string> sums;
-      char *p = strchr (line + 6, ' ');
+      char *p = strchr (line + (c ? 7 : 6), ' ');
       char tok[64];
       int used;
       while (p && sscanf (p, " %63s%n", tok, &used) == 1) {
         sums.push_back (tok);
         p += used;
       }
-      out->back ().md5.push_back (sums);
+      (c ? out->back ().md5_c : out->back ().md5).push_back (sums);
     }
   }
   fclose (f);

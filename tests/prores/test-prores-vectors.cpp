@@ -3,9 +3,11 @@
  *
  * Bit-exactness of the CPU reference decoder against Debian's FFmpeg: every
  * committed vector (tests/media/prores) is decoded and the MD5 of every plane
- * of every frame must equal that of "ffmpeg -c:v prores -f rawvideo". On a
- * mismatch, when ffmpeg is installed, the test decodes the vector with it and
- * prints the first differing sample and the largest difference.
+ * of every frame must equal that of "ffmpeg -c:v prores -f rawvideo", with
+ * the x86 IDCT flavour against ffmpeg's default (SIMD) decode and with the C
+ * flavour against "-cpuflags 0". On a mismatch, when ffmpeg is installed,
+ * the test decodes the vector with it and prints the first differing sample
+ * and the largest difference.
  */
 #include <string.h>
 
@@ -35,14 +37,15 @@ static std::string plane_md5 (const std::vector<uint16_t> &p)
 }
 
 /* Diagnostic on mismatch: compare with ffmpeg's own samples. */
-static void explain_mismatch (const std::string &path, uint32_t frame_no,
+static void explain_mismatch (const std::string &path, bool c_flavor, uint32_t frame_no,
     const DecodedFrame &f)
 {
   if (system ("ffmpeg -version > /dev/null 2>&1") != 0) {
     printf ("    (install ffmpeg to see the first differing sample)\n");
     return;
   }
-  std::string cmd = "ffmpeg -nostdin -v error -c:v prores -i '" + path + "' -f rawvideo -";
+  std::string cmd = std::string ("ffmpeg -nostdin -v error ") + (c_flavor ? "-cpuflags 0 " : "") +
+      "-c:v prores -i '" + path + "' -f rawvideo -";
   FILE *p = popen (cmd.c_str (), "r");
   if (!p)
     return;
@@ -106,11 +109,20 @@ int main ()
       failures++;
       continue;
     }
-    DecodeOptions opts;
-    opts.bit_depth = bit_depth_for_fourcc (v.fourcc.c_str ());
+    if (v.md5_c.size () != v.frames) {
+      printf ("FAIL %-36s checksums.txt lacks the C-code checksums\n", v.file.c_str ());
+      failures++;
+      continue;
+    }
     bool ok = true;
     std::string detail;
-    for (uint32_t i = 0; i < frames.size () && ok; i++) {
+    for (uint32_t k = 0; k < 2 * frames.size () && ok; k++) {
+      const uint32_t i = k >> 1;
+      const bool c_flavor = k & 1;
+      const std::vector<std::string> &expected = c_flavor ? v.md5_c[i] : v.md5[i];
+      DecodeOptions opts;
+      opts.bit_depth = bit_depth_for_fourcc (v.fourcc.c_str ());
+      opts.idct_flavor = c_flavor ? IdctFlavor::kC : IdctFlavor::kX86;
       const uint8_t *fd = data.data () + frames[i].offset;
       ProbeInfo pinfo;
       std::string err;
@@ -134,14 +146,15 @@ int main ()
         break;
       }
       for (uint32_t p = 0; p < f.num_planes; p++) {
-        if (p >= v.md5[i].size () || plane_md5 (f.plane[p]) != v.md5[i][p]) {
-          printf ("FAIL %-36s frame %u plane %u: MD5 differs from ffmpeg\n", v.file.c_str (), i, p);
-          explain_mismatch (path, i, f);
+        if (p >= expected.size () || plane_md5 (f.plane[p]) != expected[p]) {
+          printf ("FAIL %-36s frame %u plane %u: MD5 differs from ffmpeg%s\n", v.file.c_str (), i,
+              p, c_flavor ? " -cpuflags 0 (C IDCT flavour)" : " (x86 IDCT flavour)");
+          explain_mismatch (path, c_flavor, i, f);
           ok = false;
           break;
         }
       }
-      if (ok) {
+      if (ok && c_flavor) {
         frames_ok++;
         char buf[128];
         snprintf (buf, sizeof buf, "%s %ux%u %s%s", f.pix_fmt ().c_str (), f.width, f.height,
@@ -151,7 +164,8 @@ int main ()
       }
     }
     if (ok)
-      printf ("PASS %-36s %u frame(s) bit-exact (%s)\n", v.file.c_str (), v.frames, detail.c_str ());
+      printf ("PASS %-36s %u frame(s) bit-exact, x86 and C IDCT (%s)\n", v.file.c_str (), v.frames,
+          detail.c_str ());
     else
       failures++;
   }

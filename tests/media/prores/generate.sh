@@ -63,10 +63,21 @@ vec aw_4444_alpha_336x200   prores_aw 336x200   1 yuva444p10le "-profile:v 4"
 # prores_aw always writes top-field-first interlaced frames; prores_ks honours -top.
 vec aw_hq_tff_336x200       prores_aw 336x200   1 yuv422p10le "-profile:v 3 -flags +ildct"
 
-# Checksums of FFmpeg's own decode, plane by plane.
+# Synthetic frames with extreme values (int16 overflows in the transform,
+# 31-bit codewords, slices without chroma) in copies of two of the above.
+python3 ./craft-extreme.py ks_hq_336x200_mbs1.mov x_extreme_422_336x200.mov 1
+python3 ./craft-extreme.py ks_4444_336x200.mov x_extreme_4444_336x200.mov 2
+
+# Checksums of FFmpeg's own decode, plane by plane: "frame" lines with the
+# default (x86 SIMD on amd64) code, "cframe" lines with -cpuflags 0 (FFmpeg's
+# C code, as on builds without SIMD); they differ only for x_extreme_422.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 for f in *.mov; do
   info=$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height,codec_tag_string,pix_fmt,field_order -of default=nw=1 "$f" | tr '\n' ' ')
-  ffmpeg -nostdin -v error -c:v prores -i "$f" -f rawvideo - | python3 -c '
+  ffmpeg -nostdin -v error -y -c:v prores -i "$f" -f rawvideo "$tmp/simd.raw"
+  ffmpeg -nostdin -v error -y -cpuflags 0 -c:v prores -i "$f" -f rawvideo "$tmp/c.raw"
+  python3 -c '
 import hashlib, sys
 name = sys.argv[1]
 kv = dict(x.split("=", 1) for x in sys.argv[2].split())
@@ -74,17 +85,21 @@ w, h, tag, fmt = int(kv["width"]), int(kv["height"]), kv["codec_tag_string"], kv
 order = kv.get("field_order", "unknown")
 cw = (w + 1) // 2 if "422" in fmt else w
 planes = [w * h, cw * h, cw * h] + ([w * h] if fmt.startswith("yuva") else [])
-data = sys.stdin.buffer.read()
 fsize = 2 * sum(planes)
-assert len(data) % fsize == 0, (len(data), fsize)
-n = len(data) // fsize
-print("vector %s %s %s %d %d %d %s" % (name, tag, fmt, w, h, n, order))
-for i in range(n):
-    off, sums = i * fsize, []
-    for p in planes:
-        sums.append(hashlib.md5(data[off:off + 2 * p]).hexdigest())
-        off += 2 * p
-    print("frame %d %s" % (i, " ".join(sums)))
-' "$f" "$info" >> checksums.txt
+out = []
+for kind, path in (("frame", sys.argv[3]), ("cframe", sys.argv[4])):
+    data = open(path, "rb").read()
+    assert len(data) % fsize == 0, (len(data), fsize)
+    n = len(data) // fsize
+    if kind == "frame":
+        out.append("vector %s %s %s %d %d %d %s" % (name, tag, fmt, w, h, n, order))
+    for i in range(n):
+        off, sums = i * fsize, []
+        for p in planes:
+            sums.append(hashlib.md5(data[off:off + 2 * p]).hexdigest())
+            off += 2 * p
+        out.append("%s %d %s" % (kind, i, " ".join(sums)))
+print("\n".join(out))
+' "$f" "$info" "$tmp/simd.raw" "$tmp/c.raw" >> checksums.txt
 done
 ls -l ./*.mov | awk '{ s += $5 } END { print "total bytes:", s }'
