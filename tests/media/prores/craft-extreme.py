@@ -5,7 +5,8 @@
 # Real encoders never produce the cases where FFmpeg's int16 truncations and
 # 32-bit wrap-arounds matter (scaled matrix entries above 32767, coefficient
 # products and DC sums that overflow int16, IDCT rows out of range), nor
-# slices without chroma. This frame is full of them; its FFmpeg decode
+# slices without chroma, odd slice header sizes, random alpha codes. This
+# frame is full of them; its FFmpeg decode
 # (checksums.txt) pins down that arithmetic. The template's first frame is
 # replaced (same sample size, zero padded: FFmpeg ignores the padding) and its
 # other frames are dropped from the checksums by keeping a single-frame
@@ -87,6 +88,37 @@ def component(rng, nblocks, density):
     return w.bytes()
 
 
+def alpha_plane(rng, num, bits):
+    """Alpha codes (RDD 36 7.1.2) for num samples: full and short differences,
+    continuation bits and 4- or 11-bit runs (some past the end: clamped)."""
+    w = BitWriter()
+    short = 7 if bits == 16 else 4
+    idx = 0
+    while idx < num:
+        while True:
+            if rng.random() < 0.3:
+                w.put(1, 1)
+                w.put(rng.randrange(1 << bits), bits)
+            else:
+                w.put(0, 1)
+                w.put(rng.randrange(1 << short), short)
+            idx += 1
+            if idx >= num:
+                return w.bytes()
+            more = rng.random() < 0.6
+            w.put(1 if more else 0, 1)
+            if not more:
+                break
+        run = rng.choice([0, 1, 3, 15, 16, rng.randrange(1, 2048)])
+        if 0 < run < 16:
+            w.put(run, 4)
+        else:
+            w.put(0, 4)
+            w.put(run, 11)
+        idx += min(run, num - idx)
+    return w.bytes()
+
+
 def main():
     template, out, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
     rng = random.Random(seed)
@@ -101,7 +133,8 @@ def main():
     fh = bytearray(hdr)
     fh[0:2] = struct.pack(">H", 148)
     fh[12] = (hdr[12] & 0xC0)            # progressive
-    fh[17] = 0                           # no alpha
+    alpha_info = rng.choice([1, 2]) if is444 else 0
+    fh[17] = alpha_info                  # 4:4:4: 8- or 16-bit alpha
     fh[19] = 3
     fh += bytes(rng.randrange(1, 256) for _ in range(128))
 
@@ -125,11 +158,15 @@ def main():
             u = v = b""
         else:
             u, v = component(rng, cblocks, 0.15), component(rng, cblocks, 0.15)
-        if i % 2:
-            sh = bytes([8 << 3, q]) + struct.pack(">HHH", len(luma), len(u), len(v))
-        else:
-            sh = bytes([6 << 3, q]) + struct.pack(">HH", len(luma), len(u))
-        data.append(sh + luma + u + v)
+        a = alpha_plane(rng, 256 * n, 8 << (alpha_info - 1)) if alpha_info else b""
+        # Header sizes 6 and 7 (V implied), 8, 11 and 15 (V explicit, extra
+        # bytes skipped); alpha needs an explicit V.
+        hs = rng.choice([8, 11, 15] if a or i % 2 else [6, 7])
+        sh = bytes([hs << 3, q]) + struct.pack(">HH", len(luma), len(u))
+        if hs >= 8:
+            sh += struct.pack(">H", len(v))
+        sh += bytes(rng.randrange(256) for _ in range(hs - len(sh)))
+        data.append(sh + luma + u + v + a)
     index = b"".join(struct.pack(">H", len(s)) for s in data)
     body = b"".join(data)
     pic_size = 8 + len(index) + len(body)
