@@ -46,12 +46,14 @@ extern "C" int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       __builtin_trap ();
   }
 
-  /* Full decode of reasonably sized frames (both output depths). */
+  /* Full decode of reasonably sized frames (both output depths, both IDCT
+   * flavours). */
   if ((uint64_t) h.width * h.height <= (1u << 22)) {
     DecodeOptions opts;
     DecodedFrame out;
     decode_frame (data, size, opts, &out, &err);
     opts.bit_depth = h.is_444 () ? 10 : 12;
+    opts.idct_flavor = IdctFlavor::kC;
     decode_frame (data, size, opts, &out, &err);
   }
   return 0;
