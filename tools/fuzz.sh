@@ -6,6 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 cd "$root"
+command -v clang >/dev/null || { sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo; $sudo apt-get install -y -q clang; }
 if [ ! -f build-fuzz/build.ninja ]; then
   CC=clang CXX=clang++ meson setup build-fuzz -Dfuzzing=true -Db_lundef=false -Dtests=disabled \
     -Dbenchmarks=false -Dvulkan=disabled -Dcuda=disabled \
