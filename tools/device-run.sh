@@ -11,14 +11,16 @@ out=${OUT:-$root/device-out}
 mkdir -p "$out"
 what=${1:-all}
 export GST_PLUGIN_PATH="$root/$build/ext/vulkan:$root/$build/ext/cuda"
-export GPC_VECTORS_DIR="$root/shared/vectors" GPC_MEDIA_DIR="$root/tests/media"
+# Vectors a run carries go in .devkit/vectors (the shared folder does not travel).
+vec="$root/shared/vectors"; [ -d "$root/.devkit/vectors" ] && vec="$root/.devkit/vectors"
+export GPC_VECTORS_DIR="$vec" GPC_MEDIA_DIR="$root/tests/media" CK_DEFAULT_TIMEOUT=600
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$out/gpu.txt"
 status=0
 if [ "$what" = tests ] || [ "$what" = all ]; then
   for t in $(find "$build/tests" -type f -name 'test-*' -perm -u+x | sort); do
     name=$(basename "$t")
     VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation GST_REGISTRY=/tmp/$name.registry \
-      timeout 600 "$t" > "$out/$name.log" 2>&1
+      timeout "${DEVICE_TEST_TIMEOUT:-300}" "$t" > "$out/$name.log" 2>&1
     rc=$?
     case $rc in 0) r=PASS;; 77) r=SKIP;; *) r="FAIL($rc)"; status=1;; esac
     echo "$r $name"; grep -E "Checks|SKIP|seed|Vulkan device" "$out/$name.log" | head -4 | sed 's/^/    /'

@@ -9,8 +9,9 @@ cd "$root"
 build=${BUILD_DIR:-build}
 kit=../shared/device/make-kit.sh
 [ -f "$kit" ] || { echo "make-devkit: $kit not found (it lives in the shared folder beside the checkout)"; exit 1; }
-bins=$(find "$build" -type f \( -name '*.so' -o -name 'test-*' -o -name 'bench-*' -o -name 'gpc-*' \) -perm -u+x \
-       -not -path '*/meson-*' -not -name '*.p' | sort)
+bins=$( (find "$build/ext" -type f -name '*.so' -perm -u+x
+        find "$build/tests" "$build/benchmarks" "$build/examples" -type f -perm -u+x 2>/dev/null) |
+      grep -v '\.p/' | grep -v '/meson-' | grep -vE '\.(sh|py)$' | sort)
 # Debian's flac encoder too: the FLAC benchmark makes its files on the GPU
 # machine (hundreds of MB, too large to carry).
 bash "$kit" .devkit $bins /usr/bin/flac
