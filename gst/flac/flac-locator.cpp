@@ -1,0 +1,264 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "flac-locator.h"
+
+#include <string.h>
+
+#include <algorithm>
+
+#include "flac-crc.h"
+#include "flac-frame.h"
+
+namespace gpc {
+namespace flac {
+
+StreamParams StreamParams::from_streaminfo (const StreamInfo &si)
+{
+  StreamParams p;
+  p.sample_rate = si.sample_rate;
+  p.channels = si.channels;
+  p.bps = si.bps;
+  p.max_blocksize = si.max_blocksize;
+  p.max_framesize = si.max_framesize;
+  p.legacy_variable = si.min_blocksize != si.max_blocksize;
+  return p;
+}
+
+StreamDefaults StreamParams::defaults () const
+{
+  StreamDefaults d;
+  d.sample_rate = sample_rate;
+  d.bps = bps;
+  d.legacy_variable = legacy_variable;
+  return d;
+}
+
+bool StreamParams::matches (const FrameHeader &h) const
+{
+  if (channels && h.channels != channels)
+    return false;
+  if (bps && h.bps != bps)
+    return false;
+  if (sample_rate && h.sample_rate != sample_rate)
+    return false;
+  if (max_blocksize && h.blocksize > max_blocksize)
+    return false;
+  return true;
+}
+
+size_t StreamParams::frame_bound () const
+{
+  if (max_framesize)
+    return (size_t) max_framesize + 64;
+  size_t bs = max_blocksize ? max_blocksize : kMaxBlockSize;
+  size_t ch = channels ? channels : kMaxChannels;
+  size_t b = bps ? bps : 32;
+  return kMaxHeaderBytes + ch * (2 + (bs * (b + 1) + 7) / 8) + 2;
+}
+
+bool FrameLocator::continues (const FrameHeader &prev, const FrameHeader &next) const
+{
+  if (prev.variable != next.variable)
+    return false;
+  if (next.variable)
+    return next.number == prev.number + prev.blocksize;
+  return next.number == prev.number + 1;
+}
+
+void FrameLocator::scan (const uint8_t *data, size_t size, bool final)
+{
+  cands_.clear ();
+  if (size < 2)
+    return;
+  size_t limit = final ? size - 1 : (size > kMaxHeaderBytes ? size - kMaxHeaderBytes : 0);
+  size_t nseg = std::max<size_t> (1, std::min<size_t> (pool_->size () * 4, limit / 65536 + 1));
+  size_t seg = (limit + nseg - 1) / nseg;
+  std::vector<std::vector<Candidate>> parts (nseg);
+  StreamDefaults d = params_.defaults ();
+  pool_->parallel_for (nseg, [&] (size_t s, unsigned) {
+    size_t i = s * seg;
+    size_t e = std::min (limit, i + seg);
+    auto &out = parts[s];
+    while (i < e) {
+      const void *f = memchr (data + i, 0xff, e - i);
+      if (!f)
+        break;
+      i = (const uint8_t *) f - data;
+      if ((data[i + 1] & 0xfe) == 0xf8) {
+        Candidate c;
+        c.offset = i;
+        c.end = -1;
+        if (parse_frame_header (data + i, size - i, d, &c.hdr) == kOk && params_.matches (c.hdr))
+          out.push_back (c);
+      }
+      i++;
+    }
+  });
+  for (auto &p : parts)
+    cands_.insert (cands_.end (), p.begin (), p.end ());
+}
+
+int64_t FrameLocator::end_after (const uint8_t *data, size_t size, bool final, size_t k,
+    size_t from, const FrameHeader *must_continue) const
+{
+  const Candidate &c = cands_[k];
+  size_t bound = params_.frame_bound ();
+  uint16_t crc = 0;
+  size_t p = c.offset;
+  size_t min_end = c.offset + c.hdr.header_bytes + 3;
+  for (size_t m = k + 1; m < cands_.size (); m++) {
+    size_t o = cands_[m].offset;
+    if (o - c.offset > bound)
+      return -1;
+    crc = crc16 (data + p, o - p, crc);
+    p = o;
+    if (m >= from && crc == 0 && o >= min_end &&
+        (!must_continue || continues (*must_continue, cands_[m].hdr)))
+      return (int64_t) m;
+  }
+  if (final && size - c.offset <= bound && crc16 (data + p, size - p, crc) == 0 && size >= min_end)
+    return -2;
+  return -1;
+}
+
+void FrameLocator::find_ends (const uint8_t *data, size_t size, bool final)
+{
+  size_t n = cands_.size ();
+  size_t per = 64;
+  pool_->parallel_for ((n + per - 1) / per, [&] (size_t b, unsigned) {
+    size_t e = std::min (n, (b + 1) * per);
+    for (size_t k = b * per; k < e; k++)
+      cands_[k].end = end_after (data, size, final, k, k + 1, nullptr);
+  });
+}
+
+bool FrameLocator::chained (const uint8_t *, size_t, bool, size_t k) const
+{
+  int64_t e = cands_[k].end;
+  if (e == -2)
+    return true;
+  if (e < 0)
+    return false;
+  return continues (cands_[k].hdr, cands_[(size_t) e].hdr);
+}
+
+static uint64_t first_sample_of (const FrameHeader &h, uint32_t fixed_blocksize)
+{
+  return h.variable ? h.number : h.number * (uint64_t) fixed_blocksize;
+}
+
+void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateResult *out)
+{
+  out->frames.clear ();
+  out->consumed = 0;
+  scan (data, size, final);
+  find_ends (data, size, final);
+  size_t bound = params_.frame_bound ();
+  size_t nc = cands_.size ();
+  size_t pos = 0;
+  size_t k = 0; /* first candidate at or after pos */
+  bool check_continuity = have_prev_;
+
+  if (!have_prev_) {
+    /* No numbering yet: start at the first frame followed by a continuing one. */
+    for (; k < nc; k++) {
+      if (!final && size - cands_[k].offset < bound)
+        break;
+      if (chained (data, size, final, k))
+        break;
+    }
+    if (k == nc || (!final && size - cands_[k].offset < bound && !chained (data, size, final, k))) {
+      size_t keep = final ? size : (k < nc ? cands_[k].offset : (size > bound ? size - bound : 0));
+      out->consumed = final ? size : keep;
+      return;
+    }
+    pos = cands_[k].offset;
+  }
+
+  while (pos < size) {
+    while (k < nc && cands_[k].offset < pos)
+      k++;
+    bool at = k < nc && cands_[k].offset == pos;
+    if (at && check_continuity && !continues (prev_, cands_[k].hdr))
+      at = false;
+    if (at && cands_[k].end != -1) {
+      int64_t e = cands_[k].end;
+      if (e >= 0 && !continues (cands_[k].hdr, cands_[(size_t) e].hdr))
+        e = end_after (data, size, final, k, (size_t) e + 1, &cands_[k].hdr);
+      if (e != -1) {
+        size_t end = e == -2 ? size : cands_[(size_t) e].offset;
+        LocatedFrame f;
+        f.offset = pos;
+        f.size = end - pos;
+        f.hdr = cands_[k].hdr;
+        f.samples = f.hdr.blocksize;
+        f.first_sample = have_prev_ ? prev_first_sample_ + prev_.blocksize
+                                    : first_sample_of (f.hdr, f.hdr.blocksize);
+        out->frames.push_back (f);
+        prev_ = f.hdr;
+        prev_first_sample_ = f.first_sample;
+        have_prev_ = true;
+        check_continuity = true;
+        pos = end;
+        continue;
+      }
+    }
+    /* Nothing decodable starts here. */
+    if (!final && size - pos < bound)
+      break; /* the frame may just be incomplete: wait for more data */
+    size_t r = k + (at ? 1 : 0);
+    for (; r < nc; r++) {
+      const FrameHeader &h = cands_[r].hdr;
+      bool later = h.variable == prev_.variable &&
+          (h.variable ? h.number >= prev_.number + prev_.blocksize : h.number > prev_.number);
+      if (later && chained (data, size, final, r))
+        break;
+      if (!final && size - cands_[r].offset < bound) {
+        r = nc;
+        break;
+      }
+    }
+    LocatedFrame f;
+    f.offset = pos;
+    f.hdr = prev_;
+    f.corrupt = true;
+    f.first_sample = prev_first_sample_ + prev_.blocksize;
+    if (r < nc) {
+      const FrameHeader &h = cands_[r].hdr;
+      uint64_t next_first = h.variable ? h.number : h.number * (uint64_t) prev_.blocksize;
+      f.size = cands_[r].offset - pos;
+      f.samples = (uint32_t) std::min<uint64_t> (next_first - f.first_sample, 1u << 30);
+      out->frames.push_back (f);
+      /* resume at r: a stand-in predecessor that r continues */
+      prev_ = h;
+      prev_.number = h.variable ? h.number - h.blocksize : h.number - 1;
+      prev_first_sample_ = next_first - h.blocksize;
+      pos = cands_[r].offset;
+      k = r;
+      continue;
+    }
+    if (final) {
+      /* Truncated or corrupt up to the end of the stream. */
+      f.size = size - pos;
+      f.samples = at ? cands_[k].hdr.blocksize : 0;
+      if (f.samples)
+        out->frames.push_back (f);
+      pos = size;
+      break;
+    }
+    /* Garbage without a resync point in reach: drop what cannot start a frame. */
+    size_t drop = size > bound ? size - bound : pos;
+    if (drop > pos) {
+      f.size = drop - pos;
+      f.samples = 0;
+      out->frames.push_back (f);
+      pos = drop;
+    }
+    break;
+  }
+  out->consumed = final ? size : pos;
+}
+
+} // namespace flac
+} // namespace gpc
