@@ -330,6 +330,42 @@ GPC_HD void restore_lpc32 (T *s, const int32_t *res, uint32_t n, const int32_t *
   }
 }
 
+/* Same with the order known at compile time, so that the inner loop unrolls
+ * and the history stays in registers: most streams use orders up to 12. */
+template <typename T, unsigned N>
+GPC_HD void restore_lpc32_n (T *s, const int32_t *res, uint32_t n, const int32_t *c,
+    unsigned shift)
+{
+  int32_t k[N];
+  for (unsigned j = 0; j < N; j++)
+    k[j] = c[j];
+  for (uint32_t i = N; i < n; i++) {
+    const T *h = s + i - N;
+    uint32_t sum = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned j = 0; j < N; j++)
+      sum += (uint32_t) k[j] * (uint32_t) h[j];
+    s[i] = (T) ((int64_t) res[i] + ((int32_t) sum >> shift));
+  }
+}
+
+template <typename T>
+GPC_HD void restore_lpc32_any (T *s, const int32_t *res, uint32_t n, const int32_t *c,
+    unsigned order, unsigned shift)
+{
+  switch (order) {
+#define GPC_LPC_CASE(N) \
+    case N: restore_lpc32_n<T, N> (s, res, n, c, shift); return;
+    GPC_LPC_CASE (1) GPC_LPC_CASE (2) GPC_LPC_CASE (3) GPC_LPC_CASE (4)
+    GPC_LPC_CASE (5) GPC_LPC_CASE (6) GPC_LPC_CASE (7) GPC_LPC_CASE (8)
+    GPC_LPC_CASE (9) GPC_LPC_CASE (10) GPC_LPC_CASE (11) GPC_LPC_CASE (12)
+#undef GPC_LPC_CASE
+    default: restore_lpc32 (s, res, n, c, order, shift);
+  }
+}
+
 template <typename T>
 GPC_HD void restore_lpc64 (T *s, const int32_t *res, uint32_t n, const int32_t *c,
     unsigned order, unsigned shift)
@@ -408,7 +444,7 @@ GPC_HD int decode_subframe (BitReader &br, T *out, int32_t *res, uint32_t n, uns
     if (r != kOk)
       return r;
     if (sbps + prec + ceil_log2 (order) <= 32)
-      restore_lpc32 (out, res, n, c, order, (unsigned) shift);
+      restore_lpc32_any (out, res, n, c, order, (unsigned) shift);
     else
       restore_lpc64 (out, res, n, c, order, (unsigned) shift);
   } else {

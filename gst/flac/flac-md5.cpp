@@ -43,6 +43,15 @@ void Md5::reset ()
   used_ = 0;
 }
 
+/* The four rounds written out (as every fast MD5 is): 64 steps with
+ * constant shifts and message indices compile to straight-line code. */
+#define MD5_STEP(F, a, b, c, d, i, g)                                        \
+  a = b + rotl (a + F (b, c, d) + kSine[i] + m[g], kShift[i])
+#define MD5_F(x, y, z) (((x) & (y)) | (~(x) & (z)))
+#define MD5_G(x, y, z) (((z) & (x)) | (~(z) & (y)))
+#define MD5_H(x, y, z) ((x) ^ (y) ^ (z))
+#define MD5_I(x, y, z) ((y) ^ ((x) | ~(z)))
+
 void Md5::block (const uint8_t *p)
 {
   uint32_t m[16];
@@ -50,27 +59,29 @@ void Md5::block (const uint8_t *p)
     m[i] = (uint32_t) p[4 * i] | ((uint32_t) p[4 * i + 1] << 8) |
         ((uint32_t) p[4 * i + 2] << 16) | ((uint32_t) p[4 * i + 3] << 24);
   uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3];
-  for (int i = 0; i < 64; i++) {
-    uint32_t f;
-    int g;
-    if (i < 16) {
-      f = (b & c) | (~b & d);
-      g = i;
-    } else if (i < 32) {
-      f = (d & b) | (~d & c);
-      g = (5 * i + 1) & 15;
-    } else if (i < 48) {
-      f = b ^ c ^ d;
-      g = (3 * i + 5) & 15;
-    } else {
-      f = c ^ (b | ~d);
-      g = (7 * i) & 15;
-    }
-    uint32_t t = d;
-    d = c;
-    c = b;
-    b = b + rotl (a + f + kSine[i] + m[g], kShift[i]);
-    a = t;
+  for (int i = 0; i < 16; i += 4) {
+    MD5_STEP (MD5_F, a, b, c, d, i, i);
+    MD5_STEP (MD5_F, d, a, b, c, i + 1, i + 1);
+    MD5_STEP (MD5_F, c, d, a, b, i + 2, i + 2);
+    MD5_STEP (MD5_F, b, c, d, a, i + 3, i + 3);
+  }
+  for (int i = 16; i < 32; i += 4) {
+    MD5_STEP (MD5_G, a, b, c, d, i, (5 * i + 1) & 15);
+    MD5_STEP (MD5_G, d, a, b, c, i + 1, (5 * i + 6) & 15);
+    MD5_STEP (MD5_G, c, d, a, b, i + 2, (5 * i + 11) & 15);
+    MD5_STEP (MD5_G, b, c, d, a, i + 3, (5 * i + 16) & 15);
+  }
+  for (int i = 32; i < 48; i += 4) {
+    MD5_STEP (MD5_H, a, b, c, d, i, (3 * i + 5) & 15);
+    MD5_STEP (MD5_H, d, a, b, c, i + 1, (3 * i + 8) & 15);
+    MD5_STEP (MD5_H, c, d, a, b, i + 2, (3 * i + 11) & 15);
+    MD5_STEP (MD5_H, b, c, d, a, i + 3, (3 * i + 14) & 15);
+  }
+  for (int i = 48; i < 64; i += 4) {
+    MD5_STEP (MD5_I, a, b, c, d, i, (7 * i) & 15);
+    MD5_STEP (MD5_I, d, a, b, c, i + 1, (7 * i + 7) & 15);
+    MD5_STEP (MD5_I, c, d, a, b, i + 2, (7 * i + 14) & 15);
+    MD5_STEP (MD5_I, b, c, d, a, i + 3, (7 * i + 21) & 15);
   }
   h_[0] += a;
   h_[1] += b;
