@@ -22,6 +22,7 @@ StreamParams StreamParams::from_streaminfo (const StreamInfo &si)
   p.max_blocksize = si.max_blocksize;
   p.max_framesize = si.max_framesize;
   p.legacy_variable = si.min_blocksize != si.max_blocksize;
+  p.total_samples = si.total_samples;
   return p;
 }
 
@@ -174,7 +175,29 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
       return;
     }
     pos = cands_[k].offset;
+    const FrameHeader &h = cands_[k].hdr;
+    if (at_stream_start_ && pos > 0) {
+      /* The stream's first frame(s) are damaged: silence up to this one. */
+      LocatedFrame f;
+      f.offset = 0;
+      f.size = pos;
+      f.hdr = h;
+      f.hdr.number = 0;
+      f.corrupt = true;
+      f.first_sample = 0;
+      uint64_t first = first_sample_of (h, h.blocksize);
+      f.samples = (uint32_t) std::min<uint64_t> (first, 1u << 30);
+      if (f.samples)
+        out->frames.push_back (f);
+    }
+    /* the stand-in predecessor that the first frame continues */
+    prev_ = h;
+    prev_.number = h.variable ? h.number - h.blocksize : h.number - 1;
+    prev_first_sample_ = first_sample_of (h, h.blocksize) - h.blocksize;
+    have_prev_ = true;
+    check_continuity = true;
   }
+  at_stream_start_ = false;
 
   while (pos < size) {
     while (k < nc && cands_[k].offset < pos)
@@ -193,8 +216,7 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
         f.size = end - pos;
         f.hdr = cands_[k].hdr;
         f.samples = f.hdr.blocksize;
-        f.first_sample = have_prev_ ? prev_first_sample_ + prev_.blocksize
-                                    : first_sample_of (f.hdr, f.hdr.blocksize);
+        f.first_sample = prev_first_sample_ + prev_.blocksize;
         out->frames.push_back (f);
         prev_ = f.hdr;
         prev_first_sample_ = f.first_sample;
@@ -219,34 +241,61 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
         break;
       }
     }
+    uint64_t first = prev_first_sample_ + prev_.blocksize;
+    size_t stop = r < nc ? cands_[r].offset : size;
+    uint64_t next_first;
+    if (r < nc) {
+      const FrameHeader &h = cands_[r].hdr;
+      next_first = h.variable ? h.number : h.number * (uint64_t) prev_.blocksize;
+    } else if (final) {
+      next_first = params_.total_samples > first ? params_.total_samples
+          : first + (at ? cands_[k].hdr.blocksize : 0);
+    } else {
+      next_first = first;
+    }
+    if (r < nc || final) {
+      if (at && next_first - first >= cands_[k].hdr.blocksize) {
+        /* A good header whose end was not found: the frame itself may be
+         * intact and its successor damaged. Hand it to the decoder, which
+         * finds its length and checks its CRC-16 (silence if that fails). */
+        LocatedFrame t;
+        t.offset = pos;
+        t.size = stop - pos;
+        t.hdr = cands_[k].hdr;
+        t.first_sample = first;
+        t.samples = t.hdr.blocksize;
+        out->frames.push_back (t);
+        prev_ = t.hdr;
+        prev_first_sample_ = first;
+        first += t.samples;
+      }
+      LocatedFrame f;
+      f.offset = pos;
+      f.size = stop - pos;
+      f.hdr = prev_;
+      f.corrupt = true;
+      f.first_sample = first;
+      f.samples = (uint32_t) std::min<uint64_t> (next_first - first, 1u << 30);
+      if (f.samples)
+        out->frames.push_back (f);
+      if (r < nc) {
+        /* resume at r: a stand-in predecessor that r continues */
+        const FrameHeader &h = cands_[r].hdr;
+        prev_ = h;
+        prev_.number = h.variable ? h.number - h.blocksize : h.number - 1;
+        prev_first_sample_ = next_first - h.blocksize;
+        pos = stop;
+        k = r;
+        continue;
+      }
+      pos = size;
+      break;
+    }
     LocatedFrame f;
     f.offset = pos;
     f.hdr = prev_;
     f.corrupt = true;
-    f.first_sample = prev_first_sample_ + prev_.blocksize;
-    if (r < nc) {
-      const FrameHeader &h = cands_[r].hdr;
-      uint64_t next_first = h.variable ? h.number : h.number * (uint64_t) prev_.blocksize;
-      f.size = cands_[r].offset - pos;
-      f.samples = (uint32_t) std::min<uint64_t> (next_first - f.first_sample, 1u << 30);
-      out->frames.push_back (f);
-      /* resume at r: a stand-in predecessor that r continues */
-      prev_ = h;
-      prev_.number = h.variable ? h.number - h.blocksize : h.number - 1;
-      prev_first_sample_ = next_first - h.blocksize;
-      pos = cands_[r].offset;
-      k = r;
-      continue;
-    }
-    if (final) {
-      /* Truncated or corrupt up to the end of the stream. */
-      f.size = size - pos;
-      f.samples = at ? cands_[k].hdr.blocksize : 0;
-      if (f.samples)
-        out->frames.push_back (f);
-      pos = size;
-      break;
-    }
+    f.first_sample = first;
     /* Garbage without a resync point in reach: drop what cannot start a frame. */
     size_t drop = size > bound ? size - bound : pos;
     if (drop > pos) {

@@ -36,6 +36,7 @@ struct StreamParams {
   uint32_t max_blocksize = 0;
   uint32_t max_framesize = 0;
   bool legacy_variable = false; /* see StreamDefaults */
+  uint64_t total_samples = 0;   /* 0 = unknown */
 
   static StreamParams from_streaminfo (const StreamInfo &si);
   StreamDefaults defaults () const;
@@ -68,7 +69,11 @@ class FrameLocator {
 
   /* Forgets the numbering (after a seek or flush): the next chunk starts
    * wherever two consecutive frames are found. */
-  void reset () { have_prev_ = false; }
+  void reset () { have_prev_ = false; at_stream_start_ = false; }
+
+  /* The next chunk starts right after the metadata: its first frame is frame
+   * 0, so a damaged start is reported and filled instead of skipped. */
+  void expect_stream_start () { have_prev_ = false; at_stream_start_ = true; }
 
   /* Locates frames in data[0, size). Unless `final`, a frame that may run past
    * the chunk is left for the next call (data from `consumed` on must be
@@ -92,6 +97,7 @@ class FrameLocator {
   StreamParams params_;
   std::vector<Candidate> cands_;
   bool have_prev_ = false;
+  bool at_stream_start_ = false;
   FrameHeader prev_;
   uint64_t prev_first_sample_ = 0;
 };

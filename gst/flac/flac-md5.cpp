@@ -91,6 +91,8 @@ void Md5::block (const uint8_t *p)
 
 void Md5::update (const void *data, size_t n)
 {
+  if (n == 0)
+    return;
   const uint8_t *p = (const uint8_t *) data;
   total_ += n;
   if (used_) {

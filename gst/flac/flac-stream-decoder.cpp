@@ -20,6 +20,7 @@ int decode_stream (const uint8_t *data, size_t size, CpuDecoder &dec, DecodedStr
   StreamParams params = StreamParams::from_streaminfo (si);
   FrameLocator loc (&dec.pool (), params);
   LocateResult lr;
+  loc.expect_stream_start ();
   const uint8_t *audio = data + out->md.audio_offset;
   size_t audio_size = size - out->md.audio_offset;
   loc.locate (audio, audio_size, true, &lr);
