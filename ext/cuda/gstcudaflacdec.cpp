@@ -176,7 +176,11 @@ static GType gst_cuda_flac_dec_backend_get_type (void)
   return type;
 }
 
-/* FLAC channel order (RFC 9639 9.1.3) as flacdec maps it. */
+/* Channel positions of FLAC's channel order, exactly as flacdec 1.22 maps
+ * them, so that the PCM is identical. Up to 6 channels this is RFC 9639
+ * 9.1.3; for 7 and 8 channels flacdec keeps a pre-RFC layout (FL FR RL RR FC
+ * LFE RC / FL FR RL RR FC LFE SL SR) where the RFC says FL FR FC LFE BC SL SR
+ * / FL FR FC LFE BL BR SL SR: a drop-in has to follow flacdec. */
 static const GstAudioChannelPosition kFlacPositions[8][8] = {
   { GST_AUDIO_CHANNEL_POSITION_MONO },
   { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT },
@@ -191,12 +195,12 @@ static const GstAudioChannelPosition kFlacPositions[8][8] = {
     GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
     GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT },
   { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
-    GST_AUDIO_CHANNEL_POSITION_REAR_CENTER, GST_AUDIO_CHANNEL_POSITION_REAR_LEFT,
-    GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT },
-  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
     GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
+    GST_AUDIO_CHANNEL_POSITION_REAR_CENTER },
+  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
     GST_AUDIO_CHANNEL_POSITION_SIDE_LEFT, GST_AUDIO_CHANNEL_POSITION_SIDE_RIGHT },
 };
 
@@ -461,7 +465,7 @@ static void set_stream_info (GstCudaFlacDec *self, const StreamInfo &si)
 }
 
 /* Metadata arriving as buffers (flacparse pushes "fLaC" and each block). */
-static GstFlowReturn handle_metadata_buffer (GstCudaFlacDec *self, const uint8_t *data, size_t size)
+static void handle_metadata_buffer (GstCudaFlacDec *self, const uint8_t *data, size_t size)
 {
   Metadata md;
   size_t used;
@@ -474,7 +478,6 @@ static GstFlowReturn handle_metadata_buffer (GstCudaFlacDec *self, const uint8_t
   } else if (md.has_comments || !md.pictures.empty ()) {
     add_tags_from (self, md);
   }
-  return gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1);
 }
 
 static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
@@ -494,8 +497,11 @@ static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
     if (map.size >= 1 && (map.data[0] & 0x7f) <= kPicture) {
       ret = flush_queued (self);
       if (ret == GST_FLOW_OK)
-        ret = handle_metadata_buffer (self, map.data, map.size);
+        handle_metadata_buffer (self, map.data, map.size);
       gst_buffer_unmap (buf, &map);
+      /* finishing releases buf: only after unmapping */
+      if (ret == GST_FLOW_OK)
+        ret = gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1);
       return ret;
     }
   }
