@@ -379,6 +379,41 @@ GPC_HD void restore_lpc64 (T *s, const int32_t *res, uint32_t n, const int32_t *
   }
 }
 
+template <typename T, unsigned N>
+GPC_HD void restore_lpc64_n (T *s, const int32_t *res, uint32_t n, const int32_t *c,
+    unsigned shift)
+{
+  int64_t k[N];
+  for (unsigned j = 0; j < N; j++)
+    k[j] = c[j];
+  for (uint32_t i = N; i < n; i++) {
+    const T *h = s + i - N;
+    uint64_t sum = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned j = 0; j < N; j++)
+      sum += (uint64_t) k[j] * (uint64_t) (int64_t) h[j];
+    s[i] = (T) ((uint64_t) (int64_t) res[i] + (uint64_t) ((int64_t) sum >> shift));
+  }
+}
+
+/* 24-bit audio at high precision needs 64-bit sums: unrolled as well. */
+template <typename T>
+GPC_HD void restore_lpc64_any (T *s, const int32_t *res, uint32_t n, const int32_t *c,
+    unsigned order, unsigned shift)
+{
+  switch (order) {
+#define GPC_LPC_CASE(N) \
+    case N: restore_lpc64_n<T, N> (s, res, n, c, shift); return;
+    GPC_LPC_CASE (1) GPC_LPC_CASE (2) GPC_LPC_CASE (3) GPC_LPC_CASE (4)
+    GPC_LPC_CASE (5) GPC_LPC_CASE (6) GPC_LPC_CASE (7) GPC_LPC_CASE (8)
+    GPC_LPC_CASE (9) GPC_LPC_CASE (10) GPC_LPC_CASE (11) GPC_LPC_CASE (12)
+#undef GPC_LPC_CASE
+    default: restore_lpc64 (s, res, n, c, order, shift);
+  }
+}
+
 GPC_HD unsigned ceil_log2 (unsigned v)
 {
   unsigned l = 0;
@@ -446,7 +481,7 @@ GPC_HD int decode_subframe (BitReader &br, T *out, int32_t *res, uint32_t n, uns
     if (sbps + prec + ceil_log2 (order) <= 32)
       restore_lpc32_any (out, res, n, c, order, (unsigned) shift);
     else
-      restore_lpc64 (out, res, n, c, order, (unsigned) shift);
+      restore_lpc64_any (out, res, n, c, order, (unsigned) shift);
   } else {
     return kBadSubframe;
   }

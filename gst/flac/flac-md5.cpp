@@ -141,6 +141,21 @@ void Md5::update_samples (const void *pcm, size_t nsamples, unsigned container_b
   }
   uint8_t tmp[4096];
   size_t fill = 0;
+  if (container_bytes == 4 && out_bytes == 3) {
+    /* 17..24-bit in S24_32: 3 of each 4 bytes (little-endian host) */
+    const int32_t *src = (const int32_t *) pcm;
+    for (size_t i = 0; i < nsamples; i++) {
+      uint32_t v = (uint32_t) (src[i] >> shift);
+      memcpy (tmp + fill, &v, 4); /* the 4th byte is overwritten next */
+      fill += 3;
+      if (fill > sizeof (tmp) - 4) {
+        update (tmp, fill);
+        fill = 0;
+      }
+    }
+    update (tmp, fill);
+    return;
+  }
   for (size_t i = 0; i < nsamples; i++) {
     int32_t v;
     if (container_bytes == 1)
