@@ -39,6 +39,7 @@
 #include "flac-frame.h"
 #include "flac-locator.h"
 #include "flac-md5.h"
+#include "flac-md5-worker.h"
 #include "flac-metadata.h"
 
 #ifdef GPC_HAVE_CUDA_KERNELS
@@ -116,7 +117,7 @@ struct DecState {
   std::unique_ptr<FrameLocator> locator;
   int pending_in = 0;
   /* checks */
-  Md5 md5;
+  Md5Worker md5;
   bool md5_valid = true;  /* decoding started at the stream start, no seek */
   uint64_t decoded = 0;   /* samples per channel */
   uint64_t errors = 0;
@@ -302,13 +303,12 @@ static GstFlowReturn push_batch (GstCudaFlacDec *self, Batch &b, const uint8_t *
   if (pcm)
     gst_buffer_fill (out, 0, pcm, pcm_bytes);
   if (self->check_md5 && st->md5_valid) {
-    GstMapInfo map;
-    if (gst_buffer_map (out, &map, GST_MAP_READ)) {
-      unsigned cb = out_format_bytes (b.fmt.format);
-      st->md5.update_samples (map.data, map.size / cb, cb, out_format_depth (b.fmt.format) - b.fmt.bps,
-          b.fmt.bps);
-      gst_buffer_unmap (out, &map);
-    }
+    /* A shallow copy shares the memory without making `out` read-only for
+     * the base class; writes to it (the reorder below, downstream) copy. */
+    GstBuffer *shared = gst_buffer_copy (out);
+    st->md5.push (shared, out_format_bytes (b.fmt.format), out_format_depth (b.fmt.format) - b.fmt.bps,
+        b.fmt.bps);
+    gst_buffer_unref (shared);
   }
   st->decoded += b.samples;
   if (st->reorder)
@@ -780,6 +780,7 @@ static void gst_cuda_flac_dec_flush (GstAudioDecoder *dec, gboolean hard)
   reset_stream_state (st);
   /* after a seek the MD5 cannot cover the whole stream */
   st->md5_valid = false;
+  st->md5.reset ();
 }
 
 /* A file source sends a BYTES segment, which the base class can only map to
