@@ -269,6 +269,25 @@ GPC_HD int decode_residual (BitReader &br, int32_t *res, uint32_t n, unsigned or
     /* Quotients beyond this cannot give a 32-bit folded value. */
     uint32_t qlimit = param ? (0xffffffffu >> param) : 0xffffffffu;
     for (; i < end; i++) {
+      /* Fast path: quotient, stop bit and remainder all in the cache. */
+      if (cb.count < 57)
+        cb.refill ();
+      if (cb.cache) {
+#if defined(__CUDA_ARCH__)
+        unsigned lz = (unsigned) __clzll ((long long) cb.cache);
+#else
+        unsigned lz = (unsigned) __builtin_clzll (cb.cache);
+#endif
+        unsigned used = lz + 1 + param;
+        if (used < 64 && used <= cb.count) {
+          uint64_t rest = cb.cache << (lz + 1);
+          uint32_t u = ((uint32_t) lz << param) | (uint32_t) ((rest >> (63 - param)) >> 1);
+          cb.cache = rest << param;
+          cb.count -= used;
+          res[i] = (int32_t) ((u >> 1) ^ (0u - (u & 1)));
+          continue;
+        }
+      }
       uint32_t q = cb.unary (qlimit);
       if (q > qlimit) {
         cb.store (br);
