@@ -572,12 +572,17 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
   b->fmt.bps = st->info.bps;
   b->fmt.format = out_format_for_bps (st->info.bps);
   b->rate = st->info.sample_rate;
-  uint8_t *dst = batch_input (self, *b, lr.consumed);
-  if (!dst) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
-    return GST_FLOW_ERROR;
+  /* CUDA: the chunk goes to the slot's pinned memory. CPU: frames are
+   * decoded in place, before the consumed bytes are dropped. */
+  uint8_t *dst = st->bytes.data ();
+  if (st->use_cuda) {
+    dst = batch_input (self, *b, lr.consumed);
+    if (!dst) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
+      return GST_FLOW_ERROR;
+    }
+    memcpy (dst, st->bytes.data (), lr.consumed);
   }
-  memcpy (dst, st->bytes.data (), lr.consumed);
   uint64_t samples = 0;
   for (const LocatedFrame &f : lr.frames) {
     if (f.samples == 0) {
@@ -598,23 +603,26 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     samples += f.samples;
   }
   b->samples = samples;
-  st->bytes.erase (st->bytes.begin (), st->bytes.begin () + lr.consumed);
+  size_t consumed = lr.consumed;
+  bool left = st->bytes.size () > consumed;
   /* Keep one input buffer unfinished while bytes wait for the next chunk, so
    * that the base class always has a frame to attach later output to. */
-  int n = st->pending_in - ((final || st->bytes.empty ()) ? 0 : 1);
-  if (b->jobs.empty () && n == 0)
-    return GST_FLOW_OK;
+  int n = st->pending_in - ((final || !left) ? 0 : 1);
+  GstFlowReturn ret = GST_FLOW_OK;
   if (b->jobs.empty ()) {
+    if (n > 0) {
+      st->pending_in -= n;
+      ret = gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n);
+    }
+  } else {
+    if (n == 0)
+      n = 1; /* nothing finished yet: attach to the held buffer anyway */
+    b->in_frames = n;
     st->pending_in -= n;
-    return gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n);
+    ret = run_batch (self, std::move (b));
   }
-  if (n == 0) {
-    /* nothing finished yet: attach to the held buffer anyway */
-    n = 1;
-  }
-  b->in_frames = n;
-  st->pending_in -= n;
-  return run_batch (self, std::move (b));
+  st->bytes.erase (st->bytes.begin (), st->bytes.begin () + consumed);
+  return ret;
 }
 
 static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
