@@ -28,16 +28,16 @@ struct Decoder {
 static const Decoder kDecoders[] = {
   { "flacdec", "flacdec", "flacparse ! flacdec" },
   { "avdec_flac", "avdec_flac", "flacparse ! avdec_flac" },
-  { "cudaflacdec cuda (flacparse)", "cudaflacdec", "flacparse ! cudaflacdec backend=cuda batch-frames=4096" },
-  { "cudaflacdec cuda (unframed)", "cudaflacdec", "cudaflacdec backend=cuda chunk-size=67108864" },
-  { "cudaflacdec cpu (flacparse)", "cudaflacdec", "flacparse ! cudaflacdec backend=cpu batch-frames=1024" },
-  { "cudaflacdec cpu (unframed)", "cudaflacdec", "cudaflacdec backend=cpu chunk-size=16777216" },
+  { "cudaflacdec cuda (flacparse)", "cudaflacdec", "flacparse ! cudaflacdec backend=cuda" },
+  { "cudaflacdec cuda (unframed)", "cudaflacdec", "cudaflacdec backend=cuda" },
+  { "cudaflacdec cpu (flacparse)", "cudaflacdec", "flacparse ! cudaflacdec backend=cpu" },
+  { "cudaflacdec cpu (unframed)", "cudaflacdec", "cudaflacdec backend=cpu" },
   /* flacdec never checks the MD5 signature; cudaflacdec does by default, on
    * one extra thread (MD5 is sequential, ~0.7 GB/s of PCM): without it */
   { "cudaflacdec cuda (unframed,nomd5)", "cudaflacdec",
-    "cudaflacdec backend=cuda chunk-size=67108864 check-md5=false" },
+    "cudaflacdec backend=cuda check-md5=false" },
   { "cudaflacdec cpu (unframed,nomd5)", "cudaflacdec",
-    "cudaflacdec backend=cpu chunk-size=16777216 check-md5=false" },
+    "cudaflacdec backend=cpu check-md5=false" },
 };
 
 /* Runs one pipeline to EOS; returns wall seconds or a negative value. */

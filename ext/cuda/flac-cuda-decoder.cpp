@@ -242,7 +242,8 @@ bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchF
     int ni = (int) n;
     CUdeviceptr side = wide ? s.d_side : 0;
     void *a1[] = { &s.d_in, &s.d_jobs, &ni, &gf, &s.d_planar, &side, &s.d_status };
-    unsigned threads = 64;
+    /* small blocks spread the frames over every SM: each thread is a frame */
+    unsigned threads = 32;
     ok = cu_ok (CuLaunchKernel ((CUfunction) k_decode_, (unsigned) ((n + threads - 1) / threads), 1, 1,
         threads, 1, 1, 0, s.stream, a1, nullptr), "cuLaunchKernel (decode)");
     void *a2[] = { &s.d_jobs, &gf, &s.d_planar, &s.d_out };

@@ -66,9 +66,15 @@ enum {
 
 #define DEFAULT_BACKEND GST_CUDA_FLAC_DEC_BACKEND_AUTO
 #define DEFAULT_DEVICE_ID 0
-#define DEFAULT_BATCH_FRAMES 512
+#define DEFAULT_BATCH_FRAMES 0 /* auto */
 #define DEFAULT_BATCH_TIME (0)
-#define DEFAULT_CHUNK_SIZE (8 * 1024 * 1024)
+#define DEFAULT_CHUNK_SIZE 0   /* auto */
+/* "auto" sizes: a GPU needs thousands of frames in flight to be busy (one
+ * thread decodes one frame); the CPU backend only needs a few per core. */
+#define AUTO_BATCH_FRAMES_CUDA 2048
+#define AUTO_BATCH_FRAMES_CPU 256
+#define AUTO_CHUNK_SIZE_CUDA (64u * 1024 * 1024)
+#define AUTO_CHUNK_SIZE_CPU (8u * 1024 * 1024)
 #define DEFAULT_CHECK_MD5 TRUE
 #define DEFAULT_THREADS 0
 
@@ -123,6 +129,9 @@ struct DecState {
   uint64_t errors = 0;
   uint64_t first_error = 0;
   bool at_eos = false;
+  /* effective sizes (properties, or their auto values for the backend) */
+  guint batch_frames = 0;
+  guint chunk_size = 0;
 };
 
 struct _GstCudaFlacDec {
@@ -257,13 +266,13 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
   GstClockTime lat = 0;
   if (!st->unframed) {
     uint32_t bs = st->have_info ? st->info.max_blocksize : 4096;
-    lat = gst_util_uint64_scale (self->batch_frames * (guint64) bs, GST_SECOND, rate);
+    lat = gst_util_uint64_scale (st->batch_frames * (guint64) bs, GST_SECOND, rate);
     if (self->batch_time && self->batch_time < lat)
       lat = self->batch_time;
   } else {
     /* a chunk holds about chunk_size / (compressed bytes per second) */
     guint64 bytes_per_s = (guint64) rate * ch * ((fmt.bps + 7) / 8) * 6 / 10;
-    lat = gst_util_uint64_scale (self->chunk_size, GST_SECOND, MAX (bytes_per_s, 1));
+    lat = gst_util_uint64_scale (st->chunk_size, GST_SECOND, MAX (bytes_per_s, 1));
   }
   gst_audio_decoder_set_latency (GST_AUDIO_DECODER (self), lat, lat);
   return TRUE;
@@ -543,7 +552,7 @@ static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
   st->queued.push_back (gst_buffer_ref (buf));
   st->queued_hdr.push_back (h);
   st->queued_samples += h.blocksize;
-  bool full = st->queued.size () >= self->batch_frames;
+  bool full = st->queued.size () >= st->batch_frames;
   if (self->batch_time &&
       gst_util_uint64_scale (st->queued_samples, GST_SECOND, h.sample_rate) >= self->batch_time)
     full = true;
@@ -651,7 +660,7 @@ static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
     st->locator->expect_stream_start ();
     st->metadata_done = true;
   }
-  if (st->bytes.size () >= self->chunk_size)
+  if (st->bytes.size () >= st->chunk_size)
     return process_chunk (self, false);
   return GST_FLOW_OK;
 }
@@ -879,6 +888,10 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
   }
   if (!st->use_cuda)
     GST_INFO_OBJECT (self, "decoding on %u CPU threads", st->cpu->threads ());
+  st->batch_frames = self->batch_frames ? self->batch_frames
+      : st->use_cuda ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
+  st->chunk_size = self->chunk_size ? self->chunk_size
+      : st->use_cuda ? AUTO_CHUNK_SIZE_CUDA : AUTO_CHUNK_SIZE_CPU;
   return TRUE;
 }
 
@@ -907,7 +920,7 @@ static void gst_cuda_flac_dec_set_context (GstElement *element, GstContext *cont
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
-static gboolean handle_query (GstCudaFlacDec *self, GstQuery *query)
+static gboolean handle_query (G_GNUC_UNUSED GstCudaFlacDec *self, G_GNUC_UNUSED GstQuery *query)
 {
 #ifdef GPC_HAVE_CUDA_KERNELS
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && self->cuda_ctx)
@@ -943,7 +956,11 @@ static void gst_cuda_flac_dec_set_property (GObject *object, guint prop_id, cons
     case PROP_CUDA_DEVICE_ID: self->device_id = g_value_get_int (value); break;
     case PROP_BATCH_FRAMES: self->batch_frames = g_value_get_uint (value); break;
     case PROP_BATCH_TIME: self->batch_time = g_value_get_uint64 (value); break;
-    case PROP_CHUNK_SIZE: self->chunk_size = g_value_get_uint (value); break;
+    case PROP_CHUNK_SIZE: {
+      guint v = g_value_get_uint (value);
+      self->chunk_size = v == 0 ? 0 : MAX (v, 64 * 1024);
+      break;
+    }
     case PROP_CHECK_MD5: self->check_md5 = g_value_get_boolean (value); break;
     case PROP_THREADS: self->threads = g_value_get_uint (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
@@ -990,15 +1007,17 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
           "when its device matches)", 0, G_MAXINT, DEFAULT_DEVICE_ID, rw));
   g_object_class_install_property (gobject_class, PROP_BATCH_FRAMES,
       g_param_spec_uint ("batch-frames", "Batch frames",
-          "Framed input: number of FLAC frames decoded at once (also bounds the latency)",
-          1, 1 << 20, DEFAULT_BATCH_FRAMES, rw));
+          "Framed input: number of FLAC frames decoded at once, which is also the latency "
+          "(0 = auto: 2048 on CUDA, 256 on the CPU)",
+          0, 1 << 20, DEFAULT_BATCH_FRAMES, rw));
   g_object_class_install_property (gobject_class, PROP_BATCH_TIME,
       g_param_spec_uint64 ("batch-time", "Batch time",
           "Framed input: also decode a batch once it holds this much audio (nanoseconds, 0 = only "
           "batch-frames counts)", 0, G_MAXUINT64, DEFAULT_BATCH_TIME, rw));
   g_object_class_install_property (gobject_class, PROP_CHUNK_SIZE,
       g_param_spec_uint ("chunk-size", "Chunk size",
-          "Unframed input: bytes of FLAC data located and decoded at once", 64 * 1024, 1u << 30,
+          "Unframed input: bytes of FLAC data located and decoded at once (0 = auto: 64 MiB on "
+          "CUDA, 8 MiB on the CPU; values below 64 KiB are raised to it)", 0, 1u << 30,
           DEFAULT_CHUNK_SIZE, rw));
   g_object_class_install_property (gobject_class, PROP_CHECK_MD5,
       g_param_spec_boolean ("check-md5", "Check MD5",

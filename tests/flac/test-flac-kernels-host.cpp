@@ -64,9 +64,9 @@ static bool kernels_decode (const std::vector<uint8_t> &file, CpuDecoder &dec, s
   std::vector<int64_t> side (fmt.bps == 32 ? total + 1 : 0);
   std::vector<int> status (jobs.size ());
   pcm->assign (total * fmt.channels * out_format_bytes ((OutFormat) fmt.out_format), 0xa5);
-  /* decode: 64 threads a block, as the host code launches it */
-  blockDim.x = 64;
-  gridDim.x = (unsigned) ((jobs.size () + 63) / 64);
+  /* decode: 32 threads a block, as the host code launches it */
+  blockDim.x = 32;
+  gridDim.x = (unsigned) ((jobs.size () + 31) / 32);
   for (blockIdx.x = 0; blockIdx.x < gridDim.x; blockIdx.x++)
     for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++)
       gpc_flac_decode_frames (audio, jobs.data (), (int) jobs.size (), fmt, planar.data (),
