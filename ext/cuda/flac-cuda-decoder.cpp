@@ -213,7 +213,7 @@ bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchF
       gj[i].size = (uint32_t) jobs[i].size;
       gj[i].samples = jobs[i].samples;
       gj[i].silence = jobs[i].silence ? 1 : 0;
-      gj[i].pad = 0;
+      gj[i].crc_checked = jobs[i].crc_checked ? 1 : 0;
       if (jobs[i].data && gj[i].offset + jobs[i].size > in_bytes)
         in_bytes = gj[i].offset + jobs[i].size;
     }

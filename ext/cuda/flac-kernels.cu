@@ -35,7 +35,7 @@ extern "C" __global__ void gpc_flac_decode_frames (const uint8_t *data, const Gp
       fb.stride = j.samples;
       fb.side64 = side ? side + j.out_sample : nullptr;
       size_t bytes = 0;
-      r = decode_frame (data + j.offset, j.size, h, fb, &bytes);
+      r = decode_frame (data + j.offset, j.size, h, fb, &bytes, j.crc_checked != 0);
     }
   }
   if (r != kOk)

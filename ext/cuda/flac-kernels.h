@@ -17,7 +17,7 @@ struct GpuJob {
   uint32_t size;       /* bytes available from offset */
   uint32_t samples;    /* duration the frame fills */
   uint32_t silence;    /* 1: known-corrupt, write silence only */
-  uint32_t pad;
+  uint32_t crc_checked; /* 1: the locator verified this exact frame's CRC-16 */
 };
 
 struct GpuFormat {

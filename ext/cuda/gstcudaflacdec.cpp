@@ -605,6 +605,7 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     j.out_sample = samples;
     j.samples = f.samples;
     j.silence = f.corrupt;
+    j.crc_checked = f.crc_checked;
     if (f.corrupt)
       j.status = kBadCrc16;
     b->jobs.push_back (j);

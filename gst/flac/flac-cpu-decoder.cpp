@@ -22,7 +22,7 @@ void decode_job (FrameJob &job, const BatchFormat &fmt, int32_t *planes, int64_t
       r = kParamMismatch;
     if (r == kOk) {
       FrameBuffers fb { planes, kMaxBlockSize, side };
-      r = decode_frame (job.data, job.size, h, fb, &job.frame_bytes);
+      r = decode_frame (job.data, job.size, h, fb, &job.frame_bytes, job.crc_checked);
       if (r == kOk) {
         interleave (fb, fmt.channels, h.blocksize, fmt.format, fmt.bps, dst);
         job.status = kOk;

@@ -25,6 +25,8 @@ struct FrameJob {
   size_t out_sample = 0;         /* first output sample (per channel) in the batch */
   uint32_t samples = 0;          /* duration the frame must fill */
   bool silence = false;          /* known-corrupt: only write `samples` of silence */
+  bool crc_checked = false;      /* data[0..size) is exactly one frame whose CRC-16 the
+                                    locator verified: not computed twice */
   /* results */
   int status = kOk;              /* on error the frame's duration is silence */
   size_t frame_bytes = 0;

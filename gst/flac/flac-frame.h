@@ -531,9 +531,11 @@ GPC_HD bool frame_needs_side64 (const FrameHeader &h)
 
 /* Decodes the frame whose header `h` was parsed from data[0..]; `size` may
  * extend past the frame. On success *frame_bytes is the frame's length
- * (including its CRC-16, which has been checked). */
+ * (including its CRC-16, which has been checked). `crc_checked`: the caller
+ * (the frame locator) already found that data[0..size) is exactly a frame
+ * whose CRC-16 checks; then the decoded length must equal size instead. */
 GPC_HD int decode_frame (const uint8_t *data, size_t size, const FrameHeader &h,
-    const FrameBuffers &fb, size_t *frame_bytes)
+    const FrameBuffers &fb, size_t *frame_bytes, bool crc_checked = false)
 {
   BitReader br (data, size);
   br.pos = (size_t) h.header_bytes * 8;
@@ -559,7 +561,7 @@ GPC_HD int decode_frame (const uint8_t *data, size_t size, const FrameHeader &h,
   if (!br.ok ())
     return kNeedMore;
   size_t fsize = br.byte_pos ();
-  if (crc16 (data, fsize) != 0)
+  if (crc_checked ? fsize != size : crc16 (data, fsize) != 0)
     return kBadCrc16;
   *frame_bytes = fsize;
 

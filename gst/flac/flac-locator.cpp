@@ -216,6 +216,7 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
         f.size = end - pos;
         f.hdr = cands_[k].hdr;
         f.samples = f.hdr.blocksize;
+        f.crc_checked = true;
         f.first_sample = prev_first_sample_ + prev_.blocksize;
         out->frames.push_back (f);
         prev_ = f.hdr;

@@ -53,6 +53,7 @@ struct LocatedFrame {
   uint64_t first_sample = 0;
   uint32_t samples = 0;  /* duration: blocksize, or silence for corrupt entries */
   bool corrupt = false;  /* no decodable frame here: output `samples` of silence */
+  bool crc_checked = false; /* [offset, offset+size) is one frame whose CRC-16 checked */
 };
 
 struct LocateResult {

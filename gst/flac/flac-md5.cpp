@@ -55,9 +55,13 @@ void Md5::reset ()
 void Md5::block (const uint8_t *p)
 {
   uint32_t m[16];
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy (m, p, 64); /* MD5 words are little-endian */
+#else
   for (int i = 0; i < 16; i++)
     m[i] = (uint32_t) p[4 * i] | ((uint32_t) p[4 * i + 1] << 8) |
         ((uint32_t) p[4 * i + 2] << 16) | ((uint32_t) p[4 * i + 3] << 24);
+#endif
   uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3];
   for (int i = 0; i < 16; i += 4) {
     MD5_STEP (MD5_F, a, b, c, d, i, i);

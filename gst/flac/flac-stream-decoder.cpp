@@ -44,6 +44,7 @@ int decode_stream (const uint8_t *data, size_t size, CpuDecoder &dec, DecodedStr
     j.out_sample = total;
     j.samples = f.samples;
     j.silence = f.corrupt;
+    j.crc_checked = f.crc_checked;
     if (f.corrupt)
       j.status = kBadCrc16;
     jobs.push_back (j);

@@ -51,6 +51,7 @@ static bool kernels_decode (const std::vector<uint8_t> &file, CpuDecoder &dec, s
     j.samples = f.samples;
     j.out_sample = total;
     j.silence = f.corrupt;
+    j.crc_checked = f.crc_checked;
     jobs.push_back (j);
     total += f.samples;
   }
