@@ -268,6 +268,47 @@ GPC_HD int decode_residual (BitReader &br, int32_t *res, uint32_t n, unsigned or
     CachedBits cb (br);
     /* Quotients beyond this cannot give a 32-bit folded value. */
     uint32_t qlimit = param ? (0xffffffffu >> param) : 0xffffffffu;
+#if !defined(__CUDA_ARCH__)
+    {
+      /* Host hot loop on plain locals (so they stay in registers) while 8
+       * bytes can be loaded at once: codes whose quotient, stop bit and
+       * remainder are all in the 64-bit cache. Anything else drops to the
+       * general loop below. */
+      uint64_t cache = cb.cache;
+      unsigned count = cb.count;
+      size_t next = cb.next;
+      const uint8_t *src = cb.data;
+      size_t limit = cb.size >= 8 ? cb.size - 8 : 0;
+      int32_t *r = res + i, *rend = res + end;
+      while (r < rend) {
+        if (count < 57) {
+          if (next > limit)
+            break;
+          uint64_t v;
+          __builtin_memcpy (&v, src + next, 8);
+          v = __builtin_bswap64 (v);
+          cache |= v >> count;
+          next += (63 - count) >> 3;
+          count |= 56;
+        }
+        if (!cache)
+          break;
+        unsigned lz = (unsigned) __builtin_clzll (cache);
+        unsigned used = lz + 1 + param;
+        if (used >= 64 || used > count)
+          break;
+        uint64_t rest = cache << (lz + 1);
+        uint32_t u = ((uint32_t) lz << param) | (uint32_t) ((rest >> (63 - param)) >> 1);
+        cache = rest << param;
+        count -= used;
+        *r++ = (int32_t) ((u >> 1) ^ (0u - (u & 1)));
+      }
+      cb.cache = cache;
+      cb.count = count;
+      cb.next = next;
+      i = (uint32_t) (r - res);
+    }
+#endif
     for (; i < end; i++) {
       /* Fast path: quotient, stop bit and remainder all in the cache. */
       if (cb.count < 57)
