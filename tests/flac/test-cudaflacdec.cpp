@@ -109,10 +109,29 @@ static std::string dec (const char *extra = "")
   return std::string ("cudaflacdec backend=" GPC_TEST_BACKEND " ") + extra;
 }
 
+static bool g_have_flac_tool = false;
+
+/* Where the flac tool is missing (the GPU machine, say), the committed files
+ * of tests/media/flac (generate.sh) stand in; stereo 16-bit cases share g16. */
+static std::string media_flac (const char *name, unsigned ch, unsigned bps)
+{
+  std::string dir = gpc_test::media_dir () + "/flac/";
+  std::string p = dir + name + ".flac";
+  if (g_file_test (p.c_str (), G_FILE_TEST_EXISTS))
+    return p;
+  p = dir + "g16.flac";
+  if (ch == 2 && bps == 16 && g_file_test (p.c_str (), G_FILE_TEST_EXISTS))
+    return p;
+  printf ("SKIP (part): %s needs the flac tool or tests/media/flac/%s.flac\n", name, name);
+  return "";
+}
+
 /* Generates a FLAC file in the scratch folder (once per name). */
 static std::string make_flac (const char *name, unsigned ch, unsigned bps, unsigned rate,
     double seconds, const char *options)
 {
+  if (!g_have_flac_tool)
+    return media_flac (name, ch, bps);
   std::string base = g_dir + "/" + name;
   if (g_file_test ((base + ".flac").c_str (), G_FILE_TEST_EXISTS))
     return base + ".flac";
@@ -148,6 +167,8 @@ static void expect_same (const Decoded &ref, const Decoded &got, const std::stri
 /* flacdec and cudaflacdec, framed and unframed, on one file. */
 static void compare_file (const std::string &path, const char *extra = "")
 {
+  if (path.empty ())
+    return;
   Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
   fail_unless (ref.error.empty (), "flacdec failed on %s: %s", path.c_str (), ref.error.c_str ());
   Decoded framed = run_pipeline (src (path) + " ! flacparse ! " + dec (extra));
@@ -170,16 +191,28 @@ GST_END_TEST;
 GST_START_TEST (test_32bit_vs_flac_tool)
 {
   std::string path = make_flac ("g32", 2, 32, 48000, 1.0, "-8");
-  std::string raw = g_dir + "/g32.ref.raw";
-  fail_unless (flac_test::reference_decode (path, raw));
+  if (path.empty ())
+    return;
   std::vector<uint8_t> ref;
-  flac_test::read_file (raw, &ref);
+  if (g_have_flac_tool) {
+    std::string raw = g_dir + "/g32.ref.raw";
+    fail_unless (flac_test::reference_decode (path, raw));
+    flac_test::read_file (raw, &ref);
+  } else {
+    /* no flac -d here: the CPU backend is the reference (and the element
+     * checks the STREAMINFO MD5 of both, see expect_same) */
+    Decoded c = run_pipeline (src (path) + " ! cudaflacdec backend=cpu");
+    fail_unless (c.error.empty () && c.warnings.empty (), "cpu reference failed");
+    ref = c.pcm;
+  }
   Decoded a = run_pipeline (src (path) + " ! flacparse ! " + dec ());
   fail_unless (a.error.empty (), "%s", a.error.c_str ());
   fail_unless (a.caps.find ("S32LE") != std::string::npos, "caps %s", a.caps.c_str ());
   fail_unless (a.pcm == ref, "32-bit PCM differs from flac -d");
   Decoded b = run_pipeline (src (path) + " ! " + dec ());
   fail_unless (b.pcm == ref, "32-bit PCM (unframed) differs from flac -d");
+  for (const std::string &w : a.warnings)
+    fail_unless (w.find ("CUDA unavailable") != std::string::npos, "warning %s", w.c_str ());
 }
 GST_END_TEST;
 
@@ -205,6 +238,8 @@ GST_START_TEST (test_harness_batches)
   /* flacparse output pushed through a harness in odd-sized input pieces,
    * with batches of 5 frames: every frame comes out once, in order. */
   std::string path = make_flac ("h16", 2, 16, 44100, 2.0, "-5 -b 1024");
+  if (path.empty ())
+    return;
   std::vector<uint8_t> file;
   flac_test::read_file (path, &file);
   Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
@@ -241,14 +276,20 @@ GST_END_TEST;
 
 GST_START_TEST (test_tags)
 {
-  std::string base = g_dir + "/tags";
-  gpc_test::Rng rng = gpc_test::rng ("tags");
-  auto pcm = flac_test::music (rng, 2, 16, 44100, 44100);
-  flac_test::write_file (base + ".raw", flac_test::to_raw (pcm, 16));
-  fail_unless (flac_test::encode (base + ".raw", base + ".flac", 2, 16, 44100, "-5 -T TITLE=gpc-title"));
-  Decoded a = run_pipeline (src (base + ".flac") + " ! flacparse ! " + dec ());
+  std::string path = gpc_test::media_dir () + "/flac/g16.flac"; /* has TITLE=gpc-title */
+  if (g_have_flac_tool) {
+    std::string base = g_dir + "/tags";
+    gpc_test::Rng rng = gpc_test::rng ("tags");
+    auto pcm = flac_test::music (rng, 2, 16, 44100, 44100);
+    flac_test::write_file (base + ".raw", flac_test::to_raw (pcm, 16));
+    fail_unless (flac_test::encode (base + ".raw", base + ".flac", 2, 16, 44100, "-5 -T TITLE=gpc-title"));
+    path = base + ".flac";
+  } else if (!g_file_test (path.c_str (), G_FILE_TEST_EXISTS)) {
+    return;
+  }
+  Decoded a = run_pipeline (src (path) + " ! flacparse ! " + dec ());
   fail_unless (a.title == "gpc-title", "framed title '%s'", a.title.c_str ());
-  Decoded b = run_pipeline (src (base + ".flac") + " ! " + dec ());
+  Decoded b = run_pipeline (src (path) + " ! " + dec ());
   fail_unless (b.title == "gpc-title", "unframed title '%s'", b.title.c_str ());
 }
 GST_END_TEST;
@@ -256,18 +297,21 @@ GST_END_TEST;
 GST_START_TEST (test_seek)
 {
   std::string path = make_flac ("seek", 2, 16, 44100, 4.0, "-5");
+  if (path.empty ())
+    return;
+  GstClockTime pos = g_have_flac_tool ? 2 * GST_SECOND : GST_SECOND;
   Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
-  Decoded a = run_pipeline (src (path) + " ! flacparse ! " + dec ("batch-frames=4"), 2 * GST_SECOND);
+  Decoded a = run_pipeline (src (path) + " ! flacparse ! " + dec ("batch-frames=4"), pos);
   fail_unless (a.error.empty (), "%s", a.error.c_str ());
   fail_unless (!a.pts.empty ());
   /* output starts at (or clipped to) the seek position and is the same audio */
   size_t first = (size_t) gst_util_uint64_scale (a.pts[0], 44100, GST_SECOND);
-  fail_unless (a.pts[0] >= 2 * GST_SECOND - GST_MSECOND && a.pts[0] <= 2 * GST_SECOND + 100 * GST_MSECOND,
+  fail_unless (a.pts[0] >= pos - GST_MSECOND && a.pts[0] <= pos + 100 * GST_MSECOND,
       "first pts %" GST_TIME_FORMAT, GST_TIME_ARGS (a.pts[0]));
   size_t off = first * 4;
   fail_unless (off + a.pcm.size () <= ref.pcm.size () + 8);
   size_t n = std::min (a.pcm.size (), ref.pcm.size () - off);
-  fail_unless (n > 44100 * 4, "too little after the seek");
+  fail_unless (n > 44100 * 2, "too little after the seek");
   fail_unless (memcmp (a.pcm.data (), ref.pcm.data () + off, n) == 0, "audio after seek differs");
   for (const std::string &w : a.warnings)
     fail_unless (w.find ("MD5") == std::string::npos, "MD5 checked after a seek: %s", w.c_str ());
@@ -291,7 +335,10 @@ static std::string corrupt_copy (const std::string &path, const char *name, bool
 
 GST_START_TEST (test_md5_mismatch_warning)
 {
-  std::string path = corrupt_copy (make_flac ("md5", 2, 16, 44100, 1.0, "-5"), "md5bad.flac", true);
+  std::string good = make_flac ("md5", 2, 16, 44100, 1.0, "-5");
+  if (good.empty ())
+    return;
+  std::string path = corrupt_copy (good, "md5bad.flac", true);
   for (const char *chain : { " ! flacparse ! ", " ! " }) {
     Decoded a = run_pipeline (src (path) + chain + dec ());
     bool found = false;
@@ -308,6 +355,8 @@ GST_END_TEST;
 GST_START_TEST (test_corrupt_frame)
 {
   std::string good = make_flac ("corrupt", 2, 16, 44100, 3.0, "-5 -b 4096");
+  if (good.empty ())
+    return;
   std::string path = corrupt_copy (good, "corrupt-bad.flac", false);
   Decoded ref = run_pipeline (src (good) + " ! flacparse ! flacdec");
   Decoded a = run_pipeline (src (path) + " ! " + dec ());
@@ -330,6 +379,8 @@ GST_START_TEST (test_parameter_change)
    * another rate, channel count and depth; output caps follow. */
   std::string a = make_flac ("pc1", 2, 16, 44100, 1.0, "-5");
   std::string b = make_flac ("pc2", 1, 24, 48000, 1.0, "-5");
+  if (a.empty () || b.empty ())
+    return;
   Decoded ra = run_pipeline (src (a) + " ! flacparse ! flacdec");
   Decoded rb = run_pipeline (src (b) + " ! flacparse ! flacdec");
   GstHarness *h = gst_harness_new_parse (dec ("batch-frames=2").c_str ());
@@ -404,8 +455,9 @@ static Suite *cudaflacdec_suite (void)
 int main (int argc, char **argv)
 {
   gst_check_init (&argc, &argv);
-  if (!flac_test::have_flac_tool ())
-    gpc_test::skip ("the flac command-line tool is not installed");
+  g_have_flac_tool = flac_test::have_flac_tool ();
+  if (!g_have_flac_tool)
+    printf ("flac tool missing: using tests/media/flac (fewer cases)\n");
   if (strcmp (GPC_TEST_BACKEND, "cuda") == 0 && !cuda_usable ())
     gpc_test::skip ("no usable CUDA device (libcuda.so.1 / cuInit / device count)");
   GstElement *e = gst_element_factory_make ("cudaflacdec", NULL);
