@@ -111,6 +111,46 @@ inline bool reference_decode (const std::string &flac_path, const std::string &r
   return run (cmd) == 0;
 }
 
+/* AIFF (big-endian, samples left-justified in (bps+7)/8 bytes): flac reads
+ * any depth from it, which raw input does not allow (8/16/24/32 only). */
+inline bool write_aiff (const std::string &path, const std::vector<int32_t> &s, unsigned channels,
+    unsigned bps, unsigned rate)
+{
+  unsigned nb = (bps + 7) / 8;
+  size_t frames = s.size () / channels;
+  std::vector<uint8_t> d;
+  auto be = [&] (uint64_t v, unsigned n) {
+    for (unsigned i = 0; i < n; i++)
+      d.push_back ((uint8_t) (v >> (8 * (n - 1 - i))));
+  };
+  size_t ssnd = 8 + s.size () * nb;
+  d.insert (d.end (), { 'F', 'O', 'R', 'M' });
+  be (4 + 8 + 18 + 8 + ssnd, 4);
+  d.insert (d.end (), { 'A', 'I', 'F', 'F', 'C', 'O', 'M', 'M' });
+  be (18, 4);
+  be (channels, 2);
+  be (frames, 4);
+  be (bps, 2);
+  /* sample rate, 80-bit extended: exponent and 64-bit mantissa */
+  int e = 0;
+  while ((rate >> e) > 1)
+    e++;
+  be (16383 + e, 2);
+  be ((uint64_t) rate << (63 - e), 8);
+  d.insert (d.end (), { 'S', 'S', 'N', 'D' });
+  be (ssnd, 4);
+  be (0, 4);
+  be (0, 4);
+  for (int32_t v : s)
+    be ((uint64_t) ((uint32_t) v << (nb * 8 - bps)) & ((nb == 4) ? 0xffffffffull : ((1ull << (nb * 8)) - 1)), nb);
+  return write_file (path, d);
+}
+
+inline bool encode_aiff (const std::string &aiff, const std::string &flac_path, const std::string &options)
+{
+  return run ("flac -s -f " + options + " -o '" + flac_path + "' '" + aiff + "'") == 0;
+}
+
 /* A scratch folder for this test run (under the build dir's cwd). */
 inline std::string scratch_dir (const char *name)
 {
