@@ -87,6 +87,7 @@ struct Batch {
   uint32_t rate = 0;
   size_t samples = 0;  /* per channel */
   int in_frames = 0;   /* input buffers (base-class frames) the batch finishes */
+  size_t trim = 0;     /* samples dropped from the start (to land exactly on a seek target) */
   int slot = -1;       /* CUDA slot, -1 for the CPU backend */
   GstBuffer *out = nullptr;
 };
@@ -129,6 +130,12 @@ struct DecState {
   uint64_t errors = 0;
   uint64_t first_error = 0;
   bool at_eos = false;
+  /* unframed seeking: the target of the seek we turned into a byte seek,
+   * then the sample the output must start at once frames are found */
+  GstClockTime seek_time = GST_CLOCK_TIME_NONE;
+  bool trim_pending = false;
+  uint64_t trim_to_sample = 0;
+  uint64_t trim_left = 0;      /* samples still to drop */
   /* effective sizes (properties, or their auto values for the backend) */
   guint batch_frames = 0;
   guint chunk_size = 0;
@@ -274,6 +281,8 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
     guint64 bytes_per_s = (guint64) rate * ch * ((fmt.bps + 7) / 8) * 6 / 10;
     lat = gst_util_uint64_scale (st->chunk_size, GST_SECOND, MAX (bytes_per_s, 1));
   }
+  if (st->use_cuda)
+    lat *= 2; /* one batch on the GPU while the next one fills */
   gst_audio_decoder_set_latency (GST_AUDIO_DECODER (self), lat, lat);
   return TRUE;
 }
@@ -323,6 +332,12 @@ static GstFlowReturn push_batch (GstCudaFlacDec *self, Batch &b, const uint8_t *
   if (st->reorder)
     gst_audio_buffer_reorder_channels (out, gst_format_of (b.fmt.format), (gint) b.fmt.channels,
         st->from_pos, st->to_pos);
+  if (b.trim) {
+    size_t bpf = b.fmt.channels * out_format_bytes (b.fmt.format);
+    size_t t = MIN (b.trim, b.samples);
+    gst_buffer_resize (out, (gssize) (t * bpf), (gssize) ((b.samples - t) * bpf));
+    b.samples -= t;
+  }
   if (b.samples == 0) {
     gst_buffer_unref (out);
     out = nullptr;
@@ -613,6 +628,20 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     samples += f.samples;
   }
   b->samples = samples;
+  if (st->trim_pending && !lr.frames.empty ()) {
+    /* first frames after a seek: drop what precedes the target sample */
+    st->trim_pending = false;
+    uint64_t first = lr.frames.front ().first_sample;
+    if (first <= st->trim_to_sample)
+      st->trim_left = st->trim_to_sample - first;
+    else
+      GST_WARNING_OBJECT (self, "seek landed %" G_GUINT64_FORMAT " samples after its target",
+          first - st->trim_to_sample);
+  }
+  if (st->trim_left) {
+    b->trim = (size_t) MIN (st->trim_left, (uint64_t) samples);
+    st->trim_left -= b->trim;
+  }
   size_t consumed = lr.consumed;
   bool left = st->bytes.size () > consumed;
   /* Keep one input buffer unfinished while bytes wait for the next chunk, so
@@ -777,6 +806,7 @@ static void reset_stream_state (DecState *st)
   st->queued_samples = 0;
   st->bytes.clear ();
   st->pending_in = 0;
+  st->trim_left = 0;
   if (st->in_flight) {
     /* discard the GPU batch: wait for its slot, drop the result */
     const uint8_t *pcm;
@@ -817,7 +847,13 @@ static GstEvent *time_segment_from_bytes (GstCudaFlacDec *self, GstEvent *event)
   GstClockTime t = 0;
   DecState *st = self->st;
   gint64 total_bytes = 0;
-  if (in->start > 0 && st && st->have_info && st->info.total_samples && st->info.sample_rate &&
+  if (st && GST_CLOCK_TIME_IS_VALID (st->seek_time)) {
+    /* our own byte seek: the output will be trimmed to land on its target */
+    t = st->seek_time;
+    st->seek_time = GST_CLOCK_TIME_NONE;
+    st->trim_pending = st->have_info;
+    st->trim_to_sample = st->have_info ? gst_util_uint64_scale (t, st->info.sample_rate, GST_SECOND) : 0;
+  } else if (in->start > 0 && st && st->have_info && st->info.total_samples && st->info.sample_rate &&
       gst_pad_peer_query_duration (GST_AUDIO_DECODER_SINK_PAD (self), GST_FORMAT_BYTES, &total_bytes) &&
       total_bytes > 0) {
     GstClockTime dur = gst_util_uint64_scale (st->info.total_samples, GST_SECOND, st->info.sample_rate);
@@ -830,6 +866,56 @@ static GstEvent *time_segment_from_bytes (GstCudaFlacDec *self, GstEvent *event)
   gst_event_set_seqnum (out, gst_event_get_seqnum (event));
   gst_event_unref (event);
   return out;
+}
+
+/* Unframed input: a TIME seek becomes a BYTES seek upstream, at the last
+ * SEEKTABLE point before the target, or at a proportional estimate minus a
+ * margin; the output is then trimmed to start exactly at the target. */
+static gboolean gst_cuda_flac_dec_src_event (GstAudioDecoder *dec, GstEvent *event)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  DecState *st = self->st;
+  if (GST_EVENT_TYPE (event) != GST_EVENT_SEEK || !st || !st->unframed || !st->metadata_done ||
+      !st->have_info || !st->info.sample_rate)
+    return GST_AUDIO_DECODER_CLASS (parent_class)->src_event (dec, event);
+  gdouble rate;
+  GstFormat format;
+  GstSeekFlags flags;
+  GstSeekType start_type, stop_type;
+  gint64 start, stop;
+  gst_event_parse_seek (event, &rate, &format, &flags, &start_type, &start, &stop_type, &stop);
+  gint64 file_bytes = 0;
+  if (format != GST_FORMAT_TIME || rate != 1.0 || !(flags & GST_SEEK_FLAG_FLUSH) ||
+      start_type != GST_SEEK_TYPE_SET || start < 0 ||
+      (stop_type != GST_SEEK_TYPE_NONE && !(stop_type == GST_SEEK_TYPE_SET && stop == -1)) ||
+      !gst_pad_peer_query_duration (GST_AUDIO_DECODER_SINK_PAD (self), GST_FORMAT_BYTES, &file_bytes))
+    return GST_AUDIO_DECODER_CLASS (parent_class)->src_event (dec, event);
+  uint64_t target = gst_util_uint64_scale (start, st->info.sample_rate, GST_SECOND);
+  uint64_t audio = st->md.audio_offset;
+  uint64_t byte = audio;
+  bool from_table = false;
+  for (const SeekPoint &sp : st->md.seektable)
+    if (sp.sample <= target && audio + sp.offset < (uint64_t) file_bytes) {
+      byte = audio + sp.offset;
+      from_table = true;
+    }
+  if (!from_table && st->info.total_samples && (uint64_t) file_bytes > audio) {
+    uint64_t est = audio + gst_util_uint64_scale (file_bytes - audio, MIN (target, st->info.total_samples),
+        st->info.total_samples);
+    uint64_t margin = MAX ((uint64_t) st->info.max_framesize * 4, (uint64_t) 256 * 1024);
+    byte = est > audio + margin ? est - margin : audio;
+  }
+  GST_DEBUG_OBJECT (self, "seek to %" GST_TIME_FORMAT ": byte %" G_GUINT64_FORMAT " (%s)",
+      GST_TIME_ARGS (start), byte, from_table ? "seek table" : "estimate");
+  GstEvent *bytes = gst_event_new_seek (1.0, GST_FORMAT_BYTES, flags, GST_SEEK_TYPE_SET, (gint64) byte,
+      GST_SEEK_TYPE_NONE, -1);
+  gst_event_set_seqnum (bytes, gst_event_get_seqnum (event));
+  st->seek_time = start;
+  gboolean ok = gst_pad_push_event (GST_AUDIO_DECODER_SINK_PAD (self), bytes);
+  if (!ok)
+    st->seek_time = GST_CLOCK_TIME_NONE;
+  gst_event_unref (event);
+  return ok;
 }
 
 static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *event)
@@ -1044,6 +1130,7 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
   dec_class->handle_frame = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_handle_frame);
   dec_class->flush = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_flush);
   dec_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_sink_event);
+  dec_class->src_event = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_src_event);
   dec_class->sink_query = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_sink_query);
   dec_class->src_query = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_src_query);
 
