@@ -518,7 +518,7 @@ static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
     /* a metadata block, unless STREAMINFO is known and this is a frame with
      * a damaged sync code */
     GstFlowReturn ret = GST_FLOW_OK;
-    if (map.size >= 1 && (map.data[0] & 0x7f) <= kPicture) {
+    if (map.size >= 1 && (map.data[0] & 0x7f) != kInvalidBlock) {
       ret = flush_queued (self);
       if (ret == GST_FLOW_OK)
         handle_metadata_buffer (self, map.data, map.size);
