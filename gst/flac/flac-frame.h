@@ -202,7 +202,7 @@ struct CachedBits {
         unsigned lz = (unsigned) __builtin_clzll (cache);
 #endif
         if (lz < count) {
-          cache <<= lz + 1;
+          cache = (cache << lz) << 1; /* lz + 1 may be 64 */
           count -= lz + 1;
           return zeros + lz;
         }

@@ -115,6 +115,35 @@ static void mutated_frames (const std::vector<uint8_t> &file, const Layout &lay)
   printf ("mutated frames: %d rejected\n", rejected);
 }
 
+/* Inputs the fuzzer (fuzz/flac) found, replayed through the same path:
+ * first byte = stream defaults as the fuzzer derives them, then a frame. */
+static void fuzz_regressions ()
+{
+  static const std::vector<std::vector<uint8_t>> cases = {
+    /* 64 zero bits before a unary stop bit: shifted a 64-bit cache by 64 */
+    { 0xff, 0xff, 0xf8, 0x62, 0x62, 0x62, 0xfe, 0xfe, 0x60, 0xfe, 0x02, 0xfe, 0xfe, 0x60, 0xfe, 0x65,
+      0xff, 0xff, 0xff, 0xff, 0x01, 0x65, 0x65, 0x01, 0x00, 0x00, 0x00, 0x01, 0x65, 0x00, 0x09, 0x01,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x26 },
+  };
+  std::vector<int32_t> planes ((size_t) kMaxChannels * kMaxBlockSize);
+  std::vector<int64_t> side (kMaxBlockSize);
+  for (const auto &c : cases) {
+    static const uint32_t rates[4] = { 0, 44100, 48000, 96000 };
+    static const uint8_t depths[8] = { 0, 4, 8, 12, 16, 20, 24, 32 };
+    StreamDefaults d;
+    d.sample_rate = rates[c[0] & 3];
+    d.bps = depths[(c[0] >> 2) & 7];
+    d.legacy_variable = c[0] & 0x20;
+    std::vector<uint8_t> frame (c.begin () + 1, c.end ());
+    FrameHeader h;
+    if (parse_frame_header (frame.data (), frame.size (), d, &h) != kOk)
+      continue;
+    FrameBuffers fb { planes.data (), kMaxBlockSize, side.data () };
+    size_t bytes;
+    decode_frame (frame.data (), frame.size (), h, fb, &bytes);
+  }
+}
+
 /* Corrupts bytes inside frames; checks reports, silence and the rest. */
 static void corrupted_stream (CpuDecoder &dec, const std::vector<uint8_t> &file, const Layout &lay,
     const DecodedStream &clean, const char *what)
@@ -233,6 +262,7 @@ int main ()
   CHECK (clean.errors.empty () && clean.md5_ok, "noise stream with false syncs does not decode cleanly");
   CHECK (lay.frames.size () == 44, "noise stream: %zu frames located, 44 expected", lay.frames.size ());
 
+  fuzz_regressions ();
   random_bytes (dec, file);
   mutated_frames (file, lay);
   corrupted_stream (dec, file, lay, clean, "corrupt-noise");
