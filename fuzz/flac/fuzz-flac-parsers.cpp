@@ -3,7 +3,8 @@
  *
  * libFuzzer target for the FLAC parsers that see untrusted bytes first:
  * the metadata parser (whole stream start and single blocks) and the frame
- * header parser, plus the frame decoder behind a header that parsed. Any
+ * header parser, plus the frame decoder behind a header that parsed, and the
+ * whole-stream path (metadata, frame locator, batch decoder, MD5). Any
  * crash, sanitizer report, hang or read outside the input is a bug.
  *
  * Input layout: byte 0 selects the target, the rest is the data.
@@ -16,6 +17,7 @@
 
 #include "flac-frame.h"
 #include "flac-metadata.h"
+#include "flac-stream-decoder.h"
 
 using namespace gpc::flac;
 
@@ -28,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   std::vector<uint8_t> buf (data + 1, data + size);
   const uint8_t *p = buf.data ();
   size_t n = buf.size ();
-  switch (mode % 3) {
+  switch (mode % 4) {
     case 0: {
       Metadata md;
       parse_metadata (p, n, &md);
@@ -42,6 +44,12 @@ extern "C" int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       size_t used;
       bool last;
       parse_block_with_header (p, n, &md, &used, &last);
+      break;
+    }
+    case 3: {
+      static CpuDecoder dec (1);
+      DecodedStream ds;
+      decode_stream (p, n, dec, &ds);
       break;
     }
     default: {

@@ -144,6 +144,19 @@ bool FrameLocator::chained (const uint8_t *, size_t, bool, size_t k) const
   return continues (cands_[k].hdr, cands_[(size_t) e].hdr);
 }
 
+/* Most samples that `gap` bytes of lost frames can have held: every frame is
+ * at least a header, one constant subframe per channel and a CRC-16. Keeps a
+ * resynchronisation on a far-off (false or damaged) frame number from turning
+ * a few bytes into hours of silence. */
+static uint64_t max_samples_in (size_t gap, const StreamParams &p)
+{
+  size_t ch = p.channels ? p.channels : 1;
+  size_t bps = p.bps ? p.bps : 4;
+  size_t min_frame = 6 + ch * (1 + (bps + 7) / 8) + 2;
+  uint64_t bs = p.max_blocksize ? p.max_blocksize : kMaxBlockSize;
+  return ((uint64_t) gap / min_frame + 1) * bs;
+}
+
 static uint64_t first_sample_of (const FrameHeader &h, uint32_t fixed_blocksize)
 {
   return h.variable ? h.number : h.number * (uint64_t) fixed_blocksize;
@@ -166,7 +179,9 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
     for (; k < nc; k++) {
       if (!final && size - cands_[k].offset < bound)
         break;
-      if (chained (data, size, final, k))
+      if (chained (data, size, final, k) &&
+          (!at_stream_start_ || first_sample_of (cands_[k].hdr, cands_[k].hdr.blocksize) <=
+              max_samples_in (cands_[k].offset, params_)))
         break;
     }
     if (k == nc || (!final && size - cands_[k].offset < bound && !chained (data, size, final, k))) {
@@ -235,6 +250,11 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
       const FrameHeader &h = cands_[r].hdr;
       bool later = h.variable == prev_.variable &&
           (h.variable ? h.number >= prev_.number + prev_.blocksize : h.number > prev_.number);
+      if (later) {
+        uint64_t lost = h.variable ? h.number - (prev_.number + prev_.blocksize)
+                                   : (h.number - prev_.number - 1) * (uint64_t) prev_.blocksize;
+        later = lost <= max_samples_in (cands_[r].offset - pos, params_);
+      }
       if (later && chained (data, size, final, r))
         break;
       if (!final && size - cands_[r].offset < bound) {
@@ -246,11 +266,21 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
     size_t stop = r < nc ? cands_[r].offset : size;
     uint64_t next_first;
     if (r < nc) {
+      /* the numbering gap, counted from our own position (never backwards) */
       const FrameHeader &h = cands_[r].hdr;
-      next_first = h.variable ? h.number : h.number * (uint64_t) prev_.blocksize;
+      uint64_t lost = h.variable ? h.number - (prev_.number + prev_.blocksize)
+                                 : (h.number - prev_.number - 1) * (uint64_t) prev_.blocksize;
+      next_first = first + lost;
     } else if (final) {
-      next_first = params_.total_samples > first ? params_.total_samples
-          : first + (at ? cands_[k].hdr.blocksize : 0);
+      /* Damaged end of stream: the frame there (known from its header, or
+       * bounded by STREAMINFO's total and block size). Not the whole rest
+       * of a STREAMINFO total: a cut download is not hours of silence. */
+      uint64_t bs = params_.max_blocksize ? params_.max_blocksize : kMaxBlockSize;
+      if (at)
+        next_first = first + cands_[k].hdr.blocksize;
+      else
+        next_first = params_.total_samples > first ? first + std::min<uint64_t> (params_.total_samples - first, bs)
+                                                   : first;
     } else {
       next_first = first;
     }
