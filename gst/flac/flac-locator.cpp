@@ -272,15 +272,13 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
                                  : (h.number - prev_.number - 1) * (uint64_t) prev_.blocksize;
       next_first = first + lost;
     } else if (final) {
-      /* Damaged end of stream: the frame there (known from its header, or
-       * bounded by STREAMINFO's total and block size). Not the whole rest
-       * of a STREAMINFO total: a cut download is not hours of silence. */
-      uint64_t bs = params_.max_blocksize ? params_.max_blocksize : kMaxBlockSize;
+      /* Damaged end of stream: up to STREAMINFO's total, but no more than
+       * the bytes left can have held (a cut download is not hours of
+       * silence); at least the frame whose header is here. */
+      uint64_t want = params_.total_samples > first ? params_.total_samples - first : 0;
       if (at)
-        next_first = first + cands_[k].hdr.blocksize;
-      else
-        next_first = params_.total_samples > first ? first + std::min<uint64_t> (params_.total_samples - first, bs)
-                                                   : first;
+        want = std::max<uint64_t> (want, cands_[k].hdr.blocksize);
+      next_first = first + std::min (want, max_samples_in (size - pos, params_));
     } else {
       next_first = first;
     }
