@@ -184,6 +184,10 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
               max_samples_in (cands_[k].offset, params_)))
         break;
     }
+    /* A stream that ends inside its second frame: the frame right after the
+     * metadata is the first one even though nothing follows it. */
+    if (k == nc && final && at_stream_start_ && nc > 0 && cands_[0].offset == 0)
+      k = 0;
     if (k == nc || (!final && size - cands_[k].offset < bound && !chained (data, size, final, k))) {
       size_t keep = final ? size : (k < nc ? cands_[k].offset : (size > bound ? size - bound : 0));
       out->consumed = final ? size : keep;
@@ -234,6 +238,10 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
         f.crc_checked = true;
         f.first_sample = prev_first_sample_ + prev_.blocksize;
         out->frames.push_back (f);
+        if (f.samples) {
+          double b = (double) f.size / f.samples;
+          bytes_per_sample_ = bytes_per_sample_ > 0 ? 0.9 * bytes_per_sample_ + 0.1 * b : b;
+        }
         prev_ = f.hdr;
         prev_first_sample_ = f.first_sample;
         have_prev_ = true;
@@ -276,9 +284,13 @@ void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateR
        * the bytes left can have held (a cut download is not hours of
        * silence); at least the frame whose header is here. */
       uint64_t want = params_.total_samples > first ? params_.total_samples - first : 0;
+      uint64_t cap = max_samples_in (size - pos, params_);
+      if (bytes_per_sample_ > 0) /* what the stream so far suggests those bytes held */
+        cap = std::min<uint64_t> (cap, (uint64_t) ((double) (size - pos) / bytes_per_sample_ * 1.5) +
+            prev_.blocksize);
       if (at)
         want = std::max<uint64_t> (want, cands_[k].hdr.blocksize);
-      next_first = first + std::min (want, max_samples_in (size - pos, params_));
+      next_first = first + std::min (want, std::max<uint64_t> (cap, at ? cands_[k].hdr.blocksize : 0));
     } else {
       next_first = first;
     }

@@ -101,6 +101,7 @@ class FrameLocator {
   bool at_stream_start_ = false;
   FrameHeader prev_;
   uint64_t prev_first_sample_ = 0;
+  double bytes_per_sample_ = 0; /* running average of located frames, bounds fill-ins */
 };
 
 } // namespace flac

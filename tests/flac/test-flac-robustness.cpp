@@ -210,6 +210,11 @@ static void truncated_stream (CpuDecoder &dec, const std::vector<uint8_t> &file,
       continue;
     }
     CHECK (r == kOk, "metadata");
+    if (getenv ("FLAC_TEST_VERBOSE"))
+      for (const FrameError &e : ds.errors)
+        printf ("  truncated at %zu: reported frame %llu sample %llu +%u: %s\n", n,
+            (unsigned long long) e.frame_number, (unsigned long long) e.first_sample, e.samples,
+            status_name (e.status));
     /* every frame that ends before the cut is intact */
     for (const LocatedFrame &f : lay.frames) {
       if (lay.audio_offset + f.offset + f.size > n)
