@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#define GPC_KERNELS_SCRATCH "kernels-devpath"
 #define __CUDACC__ 1
 #define __CUDA_ARCH__ 900
 #define __host__

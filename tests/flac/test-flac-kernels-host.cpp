@@ -13,6 +13,11 @@
 #include <string>
 #include <vector>
 
+/* tests running at the same time must not share scratch files */
+#ifndef GPC_KERNELS_SCRATCH
+#define GPC_KERNELS_SCRATCH "kernels"
+#endif
+
 struct GpcDim3 {
   unsigned x = 0, y = 0, z = 0;
 };
@@ -117,7 +122,7 @@ int main ()
     printf ("testbench vectors absent: only generated material\n");
   }
   if (flac_test::have_flac_tool ()) {
-    std::string sd = flac_test::scratch_dir ("kernels");
+    std::string sd = flac_test::scratch_dir (GPC_KERNELS_SCRATCH);
     gpc_test::Rng rng = gpc_test::rng ("kernels");
     struct { unsigned ch, bps, rate; const char *opt; } cases[] = {
       { 2, 32, 48000, "-8" }, { 2, 32, 48000, "-0" }, { 6, 24, 96000, "-5" }, { 1, 16, 44100, "-8 -b 192" } };
