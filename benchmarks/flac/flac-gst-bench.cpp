@@ -1,0 +1,143 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Decodes the same FLAC files with every available decoder, file to
+ * fakesink, in one run, and prints wall time, x realtime and the ratio to
+ * flacdec:
+ *   flacdec, avdec_flac (filesrc ! flacparse ! DEC ! fakesink)
+ *   cudaflacdec backend=cuda and backend=cpu, framed (after flacparse) and
+ *   unframed (filesrc ! cudaflacdec, the element locates frames itself).
+ * Usage: flac-gst-bench [--repeat N] FILE.flac...
+ * Needs GST_PLUGIN_PATH to include the build's ext/cuda folder.
+ */
+#include <gst/gst.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "flac-metadata.h"
+
+struct Decoder {
+  const char *name;
+  const char *element; /* factory that must exist */
+  const char *chain;   /* between filesrc and fakesink */
+};
+
+static const Decoder kDecoders[] = {
+  { "flacdec", "flacdec", "flacparse ! flacdec" },
+  { "avdec_flac", "avdec_flac", "flacparse ! avdec_flac" },
+  { "cudaflacdec cuda (flacparse)", "cudaflacdec", "flacparse ! cudaflacdec backend=cuda" },
+  { "cudaflacdec cuda (unframed)", "cudaflacdec", "cudaflacdec backend=cuda" },
+  { "cudaflacdec cpu (flacparse)", "cudaflacdec", "flacparse ! cudaflacdec backend=cpu" },
+  { "cudaflacdec cpu (unframed)", "cudaflacdec", "cudaflacdec backend=cpu" },
+  /* flacdec never checks the MD5 signature; cudaflacdec does by default, on
+   * one extra thread (MD5 is sequential, ~0.7 GB/s of PCM): without it */
+  { "cudaflacdec cuda (unframed,nomd5)", "cudaflacdec",
+    "cudaflacdec backend=cuda check-md5=false" },
+  { "cudaflacdec cpu (unframed,nomd5)", "cudaflacdec",
+    "cudaflacdec backend=cpu check-md5=false" },
+};
+
+/* Runs one pipeline to EOS; returns wall seconds or a negative value. */
+static double run (const std::string &desc, std::string *why)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc.c_str (), &err);
+  if (!p) {
+    *why = err ? err->message : "parse error";
+    g_clear_error (&err);
+    return -1;
+  }
+  GstBus *bus = gst_element_get_bus (p);
+  gint64 t0 = g_get_monotonic_time ();
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  double result = -1;
+  for (;;) {
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS) {
+      result = (g_get_monotonic_time () - t0) / 1e6;
+    } else {
+      GError *e = NULL;
+      gst_message_parse_error (m, &e, NULL);
+      *why = e->message;
+      g_error_free (e);
+    }
+    gst_message_unref (m);
+    break;
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  return result;
+}
+
+static double duration_of (const std::string &path)
+{
+  FILE *f = fopen (path.c_str (), "rb");
+  if (!f)
+    return 0;
+  std::vector<uint8_t> head (1 << 20);
+  size_t n = fread (head.data (), 1, head.size (), f);
+  fclose (f);
+  gpc::flac::Metadata md;
+  if (gpc::flac::parse_metadata (head.data (), n, &md) != gpc::flac::kOk || !md.info.sample_rate)
+    return 0;
+  return (double) md.info.total_samples / md.info.sample_rate;
+}
+
+int main (int argc, char **argv)
+{
+  gst_init (&argc, &argv);
+  int repeat = 1;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--repeat") && i + 1 < argc)
+      repeat = atoi (argv[++i]);
+    else
+      files.push_back (argv[i]);
+  }
+  if (files.empty ()) {
+    fprintf (stderr, "usage: %s [--repeat N] FILE.flac...\n", argv[0]);
+    return 2;
+  }
+  for (const std::string &file : files) {
+    double dur = duration_of (file);
+    printf ("\n%s: %.1f s of audio\n", file.c_str (), dur);
+    printf ("  %-32s %10s %12s %10s\n", "decoder", "wall s", "x realtime", "vs flacdec");
+    double ref = 0;
+    for (const Decoder &d : kDecoders) {
+      GstElementFactory *fac = gst_element_factory_find (d.element);
+      if (!fac) {
+        printf ("  %-32s %10s\n", d.name, "not installed");
+        continue;
+      }
+      gst_object_unref (fac);
+      gchar *loc = g_strescape (file.c_str (), NULL);
+      std::string desc = std::string ("filesrc blocksize=1048576 location=\"") + loc + "\" ! " + d.chain +
+          " ! fakesink sync=false";
+      g_free (loc);
+      double best = -1;
+      std::string why;
+      for (int r = 0; r < repeat; r++) {
+        double t = run (desc, &why);
+        if (t < 0)
+          break;
+        if (best < 0 || t < best)
+          best = t;
+      }
+      if (best < 0) {
+        printf ("  %-32s %10s (%s)\n", d.name, "failed", why.c_str ());
+        continue;
+      }
+      if (!strcmp (d.name, "flacdec"))
+        ref = best;
+      printf ("  %-32s %10.3f %12.1f %10s\n", d.name, best, dur / best,
+          ref > 0 ? g_strdup_printf ("%.2fx", ref / best) : "-");
+      fflush (stdout);
+    }
+  }
+  return 0;
+}

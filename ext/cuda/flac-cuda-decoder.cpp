@@ -1,0 +1,304 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "flac-cuda-decoder.h"
+
+#include <string.h>
+
+#include "flac-kernels.h"
+
+#ifdef GPC_HAVE_CUDA_KERNELS
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+
+extern "C" {
+extern const unsigned char gpc_flac_fatbin[];
+extern const size_t gpc_flac_fatbin_size;
+}
+#endif
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_flac_dec_debug);
+#define GST_CAT_DEFAULT gst_cuda_flac_dec_debug
+
+namespace gpc {
+namespace flac {
+
+#ifdef GPC_HAVE_CUDA_KERNELS
+
+struct CudaDecoder::Slot {
+  CUstream stream = nullptr;
+  CUdeviceptr d_in = 0, d_jobs = 0, d_planar = 0, d_side = 0, d_out = 0, d_status = 0;
+  size_t c_in = 0, c_jobs = 0, c_planar = 0, c_side = 0, c_out = 0, c_status = 0;
+  void *h_in = nullptr, *h_jobs = nullptr, *h_out = nullptr, *h_status = nullptr;
+  size_t hc_in = 0, hc_jobs = 0, hc_out = 0, hc_status = 0;
+  size_t n = 0, out_bytes = 0;
+  bool busy = false;
+};
+
+static bool cu_ok (CUresult r, const char *what)
+{
+  if (r == CUDA_SUCCESS)
+    return true;
+  const char *name = nullptr;
+  CuGetErrorName (r, &name);
+  GST_WARNING ("%s failed: %s (%d)", what, name ? name : "?", (int) r);
+  return false;
+}
+
+bool CudaDecoder::runtime_available ()
+{
+  return gst_cuda_load_library ();
+}
+
+bool CudaDecoder::kernels_built ()
+{
+  return true;
+}
+
+CudaDecoder::CudaDecoder () : slots_ (new Slot[kSlots]) {}
+
+CudaDecoder::~CudaDecoder ()
+{
+  close ();
+  delete[] slots_;
+}
+
+bool CudaDecoder::open (GstCudaContext *ctx, GError **error)
+{
+  close ();
+  if (!gst_cuda_context_push (ctx)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "cannot push CUDA context");
+    return false;
+  }
+  CUmodule mod = nullptr;
+  CUfunction f1 = nullptr, f2 = nullptr;
+  bool ok = cu_ok (CuModuleLoadData (&mod, gpc_flac_fatbin), "cuModuleLoadData") &&
+      cu_ok (CuModuleGetFunction (&f1, mod, GPC_FLAC_KERNEL_DECODE), "cuModuleGetFunction") &&
+      cu_ok (CuModuleGetFunction (&f2, mod, GPC_FLAC_KERNEL_INTERLEAVE), "cuModuleGetFunction");
+  for (int i = 0; ok && i < kSlots; i++)
+    ok = cu_ok (CuStreamCreate (&slots_[i].stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  gst_cuda_context_pop (nullptr);
+  if (!ok) {
+    if (mod) {
+      gst_cuda_context_push (ctx);
+      CuModuleUnload (mod);
+      gst_cuda_context_pop (nullptr);
+    }
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "cannot load the FLAC CUDA kernels (sm_90 fatbin) on this device");
+    return false;
+  }
+  ctx_ = (GstCudaContext *) gst_object_ref (ctx);
+  module_ = mod;
+  k_decode_ = f1;
+  k_interleave_ = f2;
+  return true;
+}
+
+void CudaDecoder::close ()
+{
+  if (!ctx_)
+    return;
+  gst_cuda_context_push (ctx_);
+  for (int i = 0; i < kSlots; i++) {
+    Slot &s = slots_[i];
+    if (s.stream) {
+      CuStreamSynchronize (s.stream);
+      CuStreamDestroy (s.stream);
+    }
+    for (CUdeviceptr p : { s.d_in, s.d_jobs, s.d_planar, s.d_side, s.d_out, s.d_status })
+      if (p)
+        CuMemFree (p);
+    for (void *p : { s.h_in, s.h_jobs, s.h_out, s.h_status })
+      if (p)
+        CuMemFreeHost (p);
+    s = Slot ();
+  }
+  if (module_)
+    CuModuleUnload ((CUmodule) module_);
+  gst_cuda_context_pop (nullptr);
+  module_ = k_decode_ = k_interleave_ = nullptr;
+  gst_clear_object (&ctx_);
+}
+
+/* Grows a device buffer (geometrically, so that batches settle quickly). */
+static bool ensure (CUdeviceptr *p, size_t *cap, size_t bytes)
+{
+  if (bytes <= *cap)
+    return true;
+  if (*p)
+    CuMemFree (*p);
+  *p = 0;
+  *cap = 0;
+  size_t want = bytes + bytes / 4 + 4096;
+  if (!cu_ok (CuMemAlloc (p, want), "cuMemAlloc"))
+    return false;
+  *cap = want;
+  return true;
+}
+
+static bool ensure_host (void **host, size_t *cap, size_t bytes)
+{
+  if (bytes <= *cap)
+    return true;
+  if (*host)
+    CuMemFreeHost (*host);
+  *host = nullptr;
+  *cap = 0;
+  size_t want = bytes + bytes / 4 + 4096;
+  if (!cu_ok (CuMemAllocHost (host, want), "cuMemAllocHost"))
+    return false;
+  *cap = want;
+  return true;
+}
+
+static bool copy_async (CUdeviceptr dst_dev, void *dst_host, CUdeviceptr src_dev,
+    const void *src_host, size_t bytes, CUstream stream)
+{
+  if (!bytes)
+    return true;
+  CUDA_MEMCPY2D c;
+  memset (&c, 0, sizeof c);
+  if (src_host) {
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = src_host;
+  } else {
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = src_dev;
+  }
+  if (dst_host) {
+    c.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c.dstHost = dst_host;
+  } else {
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = dst_dev;
+  }
+  c.srcPitch = c.dstPitch = c.WidthInBytes = bytes;
+  c.Height = 1;
+  return cu_ok (CuMemcpy2DAsync (&c, stream), "cuMemcpy2DAsync");
+}
+
+uint8_t *CudaDecoder::input (int slot, size_t bytes)
+{
+  Slot &s = slots_[slot];
+  if (!gst_cuda_context_push (ctx_))
+    return nullptr;
+  if (s.busy) { /* the previous batch of this slot must be done with its input */
+    CuStreamSynchronize (s.stream);
+  }
+  bool ok = ensure_host (&s.h_in, &s.hc_in, bytes);
+  gst_cuda_context_pop (nullptr);
+  return ok ? (uint8_t *) s.h_in : nullptr;
+}
+
+bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchFormat &fmt,
+    size_t out_samples)
+{
+  Slot &s = slots_[slot];
+  if (!gst_cuda_context_push (ctx_))
+    return false;
+  const uint8_t *base = (const uint8_t *) s.h_in;
+  size_t in_bytes = 0;
+  bool ok = ensure_host (&s.h_jobs, &s.hc_jobs, n * sizeof (GpuJob));
+  if (ok) {
+    GpuJob *gj = (GpuJob *) s.h_jobs;
+    for (size_t i = 0; i < n; i++) {
+      gj[i].offset = jobs[i].data ? (uint64_t) (jobs[i].data - base) : 0;
+      gj[i].out_sample = jobs[i].out_sample;
+      gj[i].size = (uint32_t) jobs[i].size;
+      gj[i].samples = jobs[i].samples;
+      gj[i].silence = jobs[i].silence ? 1 : 0;
+      gj[i].crc_checked = jobs[i].crc_checked ? 1 : 0;
+      if (jobs[i].data && gj[i].offset + jobs[i].size > in_bytes)
+        in_bytes = gj[i].offset + jobs[i].size;
+    }
+  }
+  size_t ch = fmt.channels;
+  size_t out_bytes = out_samples * ch * out_format_bytes (fmt.format);
+  bool wide = fmt.bps == 32;
+  ok = ok && ensure (&s.d_in, &s.c_in, in_bytes + 16) &&
+      ensure (&s.d_jobs, &s.c_jobs, n * sizeof (GpuJob)) &&
+      ensure (&s.d_planar, &s.c_planar, out_samples * ch * 4) &&
+      (!wide || ensure (&s.d_side, &s.c_side, out_samples * 8)) &&
+      ensure (&s.d_out, &s.c_out, out_bytes) &&
+      ensure (&s.d_status, &s.c_status, n * sizeof (int)) &&
+      ensure_host (&s.h_out, &s.hc_out, out_bytes) &&
+      ensure_host (&s.h_status, &s.hc_status, n * sizeof (int));
+  ok = ok && copy_async (s.d_in, nullptr, 0, s.h_in, in_bytes, s.stream) &&
+      copy_async (s.d_jobs, nullptr, 0, s.h_jobs, n * sizeof (GpuJob), s.stream);
+  if (ok && n) {
+    GpuFormat gf;
+    gf.sample_rate = fmt.defaults.sample_rate;
+    gf.bps = fmt.bps;
+    gf.legacy_variable = fmt.defaults.legacy_variable;
+    gf.channels = fmt.channels;
+    gf.out_format = fmt.format;
+    gf.pad = 0;
+    int ni = (int) n;
+    CUdeviceptr side = wide ? s.d_side : 0;
+    void *a1[] = { &s.d_in, &s.d_jobs, &ni, &gf, &s.d_planar, &side, &s.d_status };
+    /* small blocks spread the frames over every SM: each thread is a frame */
+    unsigned threads = 32;
+    ok = cu_ok (CuLaunchKernel ((CUfunction) k_decode_, (unsigned) ((n + threads - 1) / threads), 1, 1,
+        threads, 1, 1, 0, s.stream, a1, nullptr), "cuLaunchKernel (decode)");
+    void *a2[] = { &s.d_jobs, &gf, &s.d_planar, &s.d_out };
+    ok = ok && cu_ok (CuLaunchKernel ((CUfunction) k_interleave_, (unsigned) n, 1, 1, 256, 1, 1, 0,
+        s.stream, a2, nullptr), "cuLaunchKernel (interleave)");
+  }
+  ok = ok && copy_async (0, s.h_out, s.d_out, nullptr, out_bytes, s.stream) &&
+      copy_async (0, s.h_status, s.d_status, nullptr, n * sizeof (int), s.stream);
+  gst_cuda_context_pop (nullptr);
+  s.n = n;
+  s.out_bytes = out_bytes;
+  s.busy = ok;
+  return ok;
+}
+
+bool CudaDecoder::collect (int slot, FrameJob *jobs, size_t n, const uint8_t **pcm, size_t *pcm_bytes)
+{
+  Slot &s = slots_[slot];
+  if (!s.busy || n != s.n)
+    return false;
+  if (!gst_cuda_context_push (ctx_))
+    return false;
+  bool ok = cu_ok (CuStreamSynchronize (s.stream), "cuStreamSynchronize");
+  gst_cuda_context_pop (nullptr);
+  s.busy = false;
+  if (!ok)
+    return false;
+  const int *st = (const int *) s.h_status;
+  for (size_t i = 0; i < n; i++)
+    jobs[i].status = jobs[i].silence ? jobs[i].status : st[i];
+  *pcm = (const uint8_t *) s.h_out;
+  *pcm_bytes = s.out_bytes;
+  return true;
+}
+
+#else /* no CUDA kernels in this build */
+
+struct CudaDecoder::Slot {};
+
+bool CudaDecoder::runtime_available () { return false; }
+bool CudaDecoder::kernels_built () { return false; }
+CudaDecoder::CudaDecoder () {}
+CudaDecoder::~CudaDecoder () {}
+bool CudaDecoder::open (GstCudaContext *, GError **error)
+{
+  g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NOT_IMPLEMENTED,
+      "this build of cudaflacdec has no CUDA kernels (built without nvcc or gstreamer-cuda)");
+  return false;
+}
+void CudaDecoder::close () {}
+uint8_t *CudaDecoder::input (int, size_t) { return nullptr; }
+bool CudaDecoder::submit (int, const FrameJob *, size_t, const BatchFormat &, size_t) { return false; }
+bool CudaDecoder::collect (int, FrameJob *, size_t, const uint8_t **, size_t *) { return false; }
+
+#endif
+
+} // namespace flac
+} // namespace gpc

@@ -1,0 +1,75 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "flac-md5-worker.h"
+
+namespace gpc {
+namespace flac {
+
+static const size_t kMaxQueued = 64;
+
+Md5Worker::Md5Worker () : thread_ ([this] { run (); }) {}
+
+Md5Worker::~Md5Worker ()
+{
+  {
+    std::lock_guard<std::mutex> lk (mutex_);
+    quit_ = true;
+  }
+  cv_.notify_all ();
+  thread_.join ();
+  for (Item &it : queue_)
+    gst_buffer_unref (it.buf);
+}
+
+void Md5Worker::run ()
+{
+  std::unique_lock<std::mutex> lk (mutex_);
+  for (;;) {
+    cv_.wait (lk, [&] { return quit_ || !queue_.empty (); });
+    if (quit_)
+      return;
+    Item it = queue_.front ();
+    queue_.pop_front ();
+    busy_ = true;
+    idle_cv_.notify_all (); /* room in the queue */
+    lk.unlock ();
+    GstMapInfo map;
+    if (gst_buffer_map (it.buf, &map, GST_MAP_READ)) {
+      md5_.update_samples (map.data, map.size / it.cb, it.cb, it.shift, it.bps);
+      gst_buffer_unmap (it.buf, &map);
+    }
+    gst_buffer_unref (it.buf);
+    lk.lock ();
+    busy_ = false;
+    idle_cv_.notify_all ();
+  }
+}
+
+void Md5Worker::push (GstBuffer *buf, unsigned container_bytes, unsigned shift, unsigned bps)
+{
+  std::unique_lock<std::mutex> lk (mutex_);
+  idle_cv_.wait (lk, [&] { return queue_.size () < kMaxQueued; });
+  queue_.push_back (Item { gst_buffer_ref (buf), container_bytes, shift, bps });
+  cv_.notify_one ();
+}
+
+void Md5Worker::finish (uint8_t digest[16])
+{
+  std::unique_lock<std::mutex> lk (mutex_);
+  idle_cv_.wait (lk, [&] { return queue_.empty () && !busy_; });
+  md5_.finish (digest);
+}
+
+void Md5Worker::reset ()
+{
+  std::unique_lock<std::mutex> lk (mutex_);
+  for (Item &it : queue_)
+    gst_buffer_unref (it.buf);
+  queue_.clear ();
+  idle_cv_.wait (lk, [&] { return !busy_; });
+  md5_.reset ();
+}
+
+} // namespace flac
+} // namespace gpc

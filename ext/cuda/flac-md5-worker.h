@@ -1,0 +1,53 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Computes the STREAMINFO MD5 of the decoded output on a thread of its own.
+ * MD5 is sequential, decoding is not: hashing batch N while batch N+1 is
+ * decoded keeps the check off the critical path. Buffers are referenced
+ * (read-only) until hashed; the queue is bounded so memory stays flat.
+ */
+#pragma once
+
+#include <gst/gst.h>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "flac-md5.h"
+
+namespace gpc {
+namespace flac {
+
+class Md5Worker {
+ public:
+  Md5Worker ();
+  ~Md5Worker ();
+
+  /* Queues buf (a ref is taken) holding samples of container_bytes each,
+   * shifted left by shift from their bps-bit values. */
+  void push (GstBuffer *buf, unsigned container_bytes, unsigned shift, unsigned bps);
+  /* Waits for every queued buffer, then returns the digest and restarts. */
+  void finish (uint8_t digest[16]);
+  /* Drops the queue and restarts. */
+  void reset ();
+
+ private:
+  struct Item {
+    GstBuffer *buf;
+    unsigned cb, shift, bps;
+  };
+  void run ();
+
+  Md5 md5_;
+  std::deque<Item> queue_;
+  std::mutex mutex_;
+  std::condition_variable cv_, idle_cv_;
+  bool busy_ = false;
+  bool quit_ = false;
+  std::thread thread_;
+};
+
+} // namespace flac
+} // namespace gpc

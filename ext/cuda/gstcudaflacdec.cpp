@@ -1,0 +1,1155 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-cudaflacdec
+ * @title: cudaflacdec
+ *
+ * Decodes FLAC in batches of frames, on an NVIDIA GPU (CUDA) or on every CPU
+ * core. A drop-in for flacdec: the same output formats (S8, S16LE, S24_32LE,
+ * S32LE interleaved, samples shifted to the container depth) and channel
+ * layouts. Accepts framed input from flacparse and unframed FLAC straight
+ * from a file source, in which case it reads the metadata itself and
+ * locates frames over large chunks in parallel.
+ *
+ * Every frame's CRC-16 is checked; a corrupt or truncated frame is reported
+ * with a warning naming it and replaced by silence of its duration. At EOS
+ * the decoded audio's MD5 is compared with the STREAMINFO signature.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=music.flac ! flacparse ! cudaflacdec ! autoaudiosink
+ * gst-launch-1.0 filesrc location=music.flac ! cudaflacdec backend=cpu ! fakesink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaflacdec.h"
+
+#include <gst/tag/tag.h>
+#include <string.h>
+
+#include <memory>
+#include <vector>
+
+#include "flac-cpu-decoder.h"
+#include "flac-cuda-decoder.h"
+#include "flac-frame.h"
+#include "flac-locator.h"
+#include "flac-md5.h"
+#include "flac-md5-worker.h"
+#include "flac-metadata.h"
+
+#ifdef GPC_HAVE_CUDA_KERNELS
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
+
+GST_DEBUG_CATEGORY (gst_cuda_flac_dec_debug);
+#define GST_CAT_DEFAULT gst_cuda_flac_dec_debug
+
+using namespace gpc::flac;
+
+enum {
+  PROP_0,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+  PROP_BATCH_FRAMES,
+  PROP_BATCH_TIME,
+  PROP_CHUNK_SIZE,
+  PROP_CHECK_MD5,
+  PROP_THREADS,
+};
+
+#define DEFAULT_BACKEND GST_CUDA_FLAC_DEC_BACKEND_AUTO
+#define DEFAULT_DEVICE_ID 0
+#define DEFAULT_BATCH_FRAMES 0 /* auto */
+#define DEFAULT_BATCH_TIME (0)
+#define DEFAULT_CHUNK_SIZE 0   /* auto */
+/* "auto" sizes: a GPU needs thousands of frames in flight to be busy (one
+ * thread decodes one frame); the CPU backend only needs a few per core. */
+#define AUTO_BATCH_FRAMES_CUDA 2048
+#define AUTO_BATCH_FRAMES_CPU 256
+#define AUTO_CHUNK_SIZE_CUDA (64u * 1024 * 1024)
+#define AUTO_CHUNK_SIZE_CPU (8u * 1024 * 1024)
+#define DEFAULT_CHECK_MD5 TRUE
+#define DEFAULT_THREADS 0
+
+/* One batch of frames on its way through a backend. */
+struct Batch {
+  std::vector<FrameJob> jobs;
+  std::vector<uint64_t> numbers;   /* frame (or sample) number of each job, for reports */
+  std::vector<uint8_t> host_bytes; /* CPU backend: frame bytes */
+  BatchFormat fmt;
+  uint32_t rate = 0;
+  size_t samples = 0;  /* per channel */
+  int in_frames = 0;   /* input buffers (base-class frames) the batch finishes */
+  size_t trim = 0;     /* samples dropped from the start (to land exactly on a seek target) */
+  int slot = -1;       /* CUDA slot, -1 for the CPU backend */
+  GstBuffer *out = nullptr;
+};
+
+/* Everything that lives between start() and stop(). */
+struct DecState {
+  /* stream */
+  Metadata md;
+  bool have_info = false;
+  StreamInfo info;
+  /* output */
+  bool negotiated = false;
+  BatchFormat out_fmt;
+  uint32_t out_rate = 0;
+  GstAudioChannelPosition from_pos[8], to_pos[8];
+  bool reorder = false;
+  /* backends */
+  std::unique_ptr<CpuDecoder> cpu;
+  CudaDecoder cuda;
+  bool use_cuda = false;
+  int next_slot = 0;
+  std::unique_ptr<Batch> in_flight; /* CUDA: submitted, not yet pushed */
+  /* framed input: queued frames */
+  std::vector<GstBuffer *> queued;
+  std::vector<FrameHeader> queued_hdr;
+  BatchFormat queued_fmt;
+  uint32_t queued_rate = 0;
+  uint64_t queued_samples = 0;
+  /* unframed input */
+  bool unframed = false;
+  bool framed_caps = false;
+  bool metadata_done = false;
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<FrameLocator> locator;
+  int pending_in = 0;
+  /* checks */
+  Md5Worker md5;
+  bool md5_valid = true;  /* decoding started at the stream start, no seek */
+  uint64_t decoded = 0;   /* samples per channel */
+  uint64_t errors = 0;
+  uint64_t first_error = 0;
+  bool at_eos = false;
+  /* unframed seeking: the target of the seek we turned into a byte seek,
+   * then the sample the output must start at once frames are found */
+  GstClockTime seek_time = GST_CLOCK_TIME_NONE;
+  bool trim_pending = false;
+  uint64_t trim_to_sample = 0;
+  uint64_t trim_left = 0;      /* samples still to drop */
+  /* effective sizes (properties, or their auto values for the backend) */
+  guint batch_frames = 0;
+  guint chunk_size = 0;
+};
+
+struct _GstCudaFlacDec {
+  GstAudioDecoder parent;
+
+  GstCudaFlacDecBackend backend;
+  gint device_id;
+  guint batch_frames;
+  guint64 batch_time;
+  guint chunk_size;
+  gboolean check_md5;
+  guint threads;
+
+  DecState *st;
+#ifdef GPC_HAVE_CUDA_KERNELS
+  GstCudaContext *cuda_ctx;
+#endif
+};
+
+#define gst_cuda_flac_dec_parent_class parent_class
+G_DEFINE_TYPE (GstCudaFlacDec, gst_cuda_flac_dec, GST_TYPE_AUDIO_DECODER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (cudaflacdec, "cudaflacdec", GST_RANK_NONE,
+    GST_TYPE_CUDA_FLAC_DEC,
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_flac_dec_debug, "cudaflacdec", 0, "FLAC decoder (CUDA/CPU)"));
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("audio/x-flac, framed = (boolean) true, "
+        "rate = (int) [ 1, 655350 ], channels = (int) [ 1, 8 ]; "
+        "audio/x-flac"));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("audio/x-raw, format = (string) { S8, " GST_AUDIO_NE (S16) ", "
+        GST_AUDIO_NE (S24_32) ", " GST_AUDIO_NE (S32) " }, layout = (string) interleaved, "
+        "rate = (int) [ 1, 655350 ], channels = (int) [ 1, 8 ]"));
+
+#define GST_TYPE_CUDA_FLAC_DEC_BACKEND (gst_cuda_flac_dec_backend_get_type ())
+static GType gst_cuda_flac_dec_backend_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { GST_CUDA_FLAC_DEC_BACKEND_AUTO, "CUDA when a device is usable, else CPU (with a warning)", "auto" },
+    { GST_CUDA_FLAC_DEC_BACKEND_CPU, "Every CPU core (std::thread)", "cpu" },
+    { GST_CUDA_FLAC_DEC_BACKEND_CUDA, "CUDA device (error if none)", "cuda" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaFlacDecBackend", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* Channel positions of FLAC's channel order, exactly as flacdec 1.22 maps
+ * them, so that the PCM is identical. Up to 6 channels this is RFC 9639
+ * 9.1.3; for 7 and 8 channels flacdec keeps a pre-RFC layout (FL FR RL RR FC
+ * LFE RC / FL FR RL RR FC LFE SL SR) where the RFC says FL FR FC LFE BC SL SR
+ * / FL FR FC LFE BL BR SL SR: a drop-in has to follow flacdec. */
+static const GstAudioChannelPosition kFlacPositions[8][8] = {
+  { GST_AUDIO_CHANNEL_POSITION_MONO },
+  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT },
+  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER },
+  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT },
+  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_REAR_LEFT,
+    GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT },
+  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
+    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT },
+  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
+    GST_AUDIO_CHANNEL_POSITION_REAR_CENTER },
+  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT,
+    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
+    GST_AUDIO_CHANNEL_POSITION_SIDE_LEFT, GST_AUDIO_CHANNEL_POSITION_SIDE_RIGHT },
+};
+
+static GstAudioFormat gst_format_of (OutFormat f)
+{
+  switch (f) {
+    case kS8: return GST_AUDIO_FORMAT_S8;
+    case kS16: return GST_AUDIO_FORMAT_S16LE;
+    case kS24_32: return GST_AUDIO_FORMAT_S24_32LE;
+    default: return GST_AUDIO_FORMAT_S32LE;
+  }
+}
+
+static BatchFormat format_of_header (const FrameHeader &h, const StreamDefaults &d)
+{
+  BatchFormat f;
+  f.defaults = d;
+  f.channels = h.channels;
+  f.bps = h.bps;
+  f.format = out_format_for_bps (h.bps);
+  return f;
+}
+
+static bool same_format (const BatchFormat &a, uint32_t ra, const BatchFormat &b, uint32_t rb)
+{
+  return a.channels == b.channels && a.bps == b.bps && ra == rb;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+
+static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uint32_t rate)
+{
+  DecState *st = self->st;
+  if (st->negotiated && same_format (st->out_fmt, st->out_rate, fmt, rate))
+    return TRUE;
+  unsigned ch = fmt.channels;
+  memcpy (st->from_pos, kFlacPositions[ch - 1], sizeof (GstAudioChannelPosition) * ch);
+  memcpy (st->to_pos, st->from_pos, sizeof (GstAudioChannelPosition) * ch);
+  gst_audio_channel_positions_to_valid_order (st->to_pos, ch);
+  st->reorder = memcmp (st->from_pos, st->to_pos, sizeof (GstAudioChannelPosition) * ch) != 0;
+  GstAudioInfo info;
+  gst_audio_info_init (&info);
+  gst_audio_info_set_format (&info, gst_format_of (fmt.format), rate, ch, st->to_pos);
+  GST_INFO_OBJECT (self, "output: %u channels, %u bits in %s, %u Hz", ch, fmt.bps,
+      gst_audio_format_to_string (gst_format_of (fmt.format)), rate);
+  if (!gst_audio_decoder_set_output_format (GST_AUDIO_DECODER (self), &info))
+    return FALSE;
+  st->negotiated = true;
+  st->out_fmt = fmt;
+  st->out_rate = rate;
+  /* Latency: a batch of frames is held before anything comes out. */
+  GstClockTime lat = 0;
+  if (!st->unframed) {
+    uint32_t bs = st->have_info ? st->info.max_blocksize : 4096;
+    lat = gst_util_uint64_scale (st->batch_frames * (guint64) bs, GST_SECOND, rate);
+    if (self->batch_time && self->batch_time < lat)
+      lat = self->batch_time;
+  } else {
+    /* a chunk holds about chunk_size / (compressed bytes per second) */
+    guint64 bytes_per_s = (guint64) rate * ch * ((fmt.bps + 7) / 8) * 6 / 10;
+    lat = gst_util_uint64_scale (st->chunk_size, GST_SECOND, MAX (bytes_per_s, 1));
+  }
+  if (st->use_cuda)
+    lat *= 2; /* one batch on the GPU while the next one fills */
+  gst_audio_decoder_set_latency (GST_AUDIO_DECODER (self), lat, lat);
+  return TRUE;
+}
+
+static void report_errors (GstCudaFlacDec *self, const Batch &b)
+{
+  DecState *st = self->st;
+  for (size_t i = 0; i < b.jobs.size (); i++) {
+    const FrameJob &j = b.jobs[i];
+    if (j.status == kOk)
+      continue;
+    if (st->errors++ == 0)
+      st->first_error = b.numbers[i];
+    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Corrupt FLAC frame replaced by silence"),
+        ("frame %" G_GUINT64_FORMAT " (output sample %" G_GUINT64_FORMAT "): %s; %u samples of silence",
+            b.numbers[i], st->decoded + j.out_sample, status_name (j.status), j.samples));
+  }
+}
+
+/* Pushes a finished batch: negotiation, reports, MD5, channel order. */
+static GstFlowReturn push_batch (GstCudaFlacDec *self, Batch &b, const uint8_t *pcm, size_t pcm_bytes)
+{
+  DecState *st = self->st;
+  GstAudioDecoder *dec = GST_AUDIO_DECODER (self);
+  if (!negotiate_for (self, b.fmt, b.rate)) {
+    if (b.out)
+      gst_buffer_unref (b.out);
+    b.out = nullptr;
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  report_errors (self, b);
+  GstBuffer *out = b.out;
+  b.out = nullptr;
+  if (!out)
+    out = gst_audio_decoder_allocate_output_buffer (dec, pcm_bytes);
+  if (pcm)
+    gst_buffer_fill (out, 0, pcm, pcm_bytes);
+  if (self->check_md5 && st->md5_valid) {
+    /* A shallow copy shares the memory without making `out` read-only for
+     * the base class; writes to it (the reorder below, downstream) copy. */
+    GstBuffer *shared = gst_buffer_copy (out);
+    st->md5.push (shared, out_format_bytes (b.fmt.format), out_format_depth (b.fmt.format) - b.fmt.bps,
+        b.fmt.bps);
+    gst_buffer_unref (shared);
+  }
+  st->decoded += b.samples;
+  if (st->reorder)
+    gst_audio_buffer_reorder_channels (out, gst_format_of (b.fmt.format), (gint) b.fmt.channels,
+        st->from_pos, st->to_pos);
+  if (b.trim) {
+    size_t bpf = b.fmt.channels * out_format_bytes (b.fmt.format);
+    size_t t = MIN (b.trim, b.samples);
+    gst_buffer_resize (out, (gssize) (t * bpf), (gssize) ((b.samples - t) * bpf));
+    b.samples -= t;
+  }
+  if (b.samples == 0) {
+    gst_buffer_unref (out);
+    out = nullptr;
+  }
+  return gst_audio_decoder_finish_frame (dec, out, b.in_frames);
+}
+
+/* Runs a prepared batch (jobs reference b.host_bytes or the CUDA slot input).
+ * CPU: decoded and pushed now. CUDA: submitted; the previous batch is
+ * collected and pushed, this one stays in flight. */
+static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
+{
+  DecState *st = self->st;
+  GstAudioDecoder *dec = GST_AUDIO_DECODER (self);
+  size_t pcm_bytes = b->samples * b->fmt.channels * out_format_bytes (b->fmt.format);
+  if (!st->use_cuda) {
+    b->out = gst_audio_decoder_allocate_output_buffer (dec, MAX (pcm_bytes, 1));
+    GstMapInfo map;
+    gst_buffer_map (b->out, &map, GST_MAP_WRITE);
+    st->cpu->decode (b->jobs.data (), b->jobs.size (), b->fmt, map.data);
+    gst_buffer_unmap (b->out, &map);
+    gst_buffer_set_size (b->out, pcm_bytes);
+    return push_batch (self, *b, nullptr, pcm_bytes);
+  }
+  if (!st->cuda.submit (b->slot, b->jobs.data (), b->jobs.size (), b->fmt, b->samples)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("submitting a batch failed"));
+    return GST_FLOW_ERROR;
+  }
+  GstFlowReturn ret = GST_FLOW_OK;
+  std::unique_ptr<Batch> prev = std::move (st->in_flight);
+  st->in_flight = std::move (b);
+  if (prev) {
+    const uint8_t *pcm;
+    size_t n;
+    if (!st->cuda.collect (prev->slot, prev->jobs.data (), prev->jobs.size (), &pcm, &n)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("waiting for a batch failed"));
+      return GST_FLOW_ERROR;
+    }
+    ret = push_batch (self, *prev, pcm, n);
+  }
+  return ret;
+}
+
+/* Pushes the batch still on the GPU. */
+static GstFlowReturn finish_in_flight (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  std::unique_ptr<Batch> prev = std::move (st->in_flight);
+  if (!prev)
+    return GST_FLOW_OK;
+  const uint8_t *pcm;
+  size_t n;
+  if (!st->cuda.collect (prev->slot, prev->jobs.data (), prev->jobs.size (), &pcm, &n)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("waiting for a batch failed"));
+    return GST_FLOW_ERROR;
+  }
+  return push_batch (self, *prev, pcm, n);
+}
+
+/* Buffer for a batch's frame bytes: pinned memory of the next CUDA slot, or
+ * the batch's own vector. */
+static uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes)
+{
+  DecState *st = self->st;
+  if (st->use_cuda) {
+    b.slot = st->next_slot;
+    st->next_slot = (st->next_slot + 1) % CudaDecoder::kSlots;
+    return st->cuda.input (b.slot, MAX (bytes, 1));
+  }
+  b.host_bytes.resize (MAX (bytes, 1));
+  return b.host_bytes.data ();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Framed input (flacparse)                                                  */
+
+static GstFlowReturn flush_queued (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  if (st->queued.empty ())
+    return GST_FLOW_OK;
+  std::unique_ptr<Batch> b (new Batch);
+  size_t total = 0;
+  for (GstBuffer *buf : st->queued)
+    total += gst_buffer_get_size (buf);
+  uint8_t *dst = batch_input (self, *b, total);
+  if (!dst) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
+    return GST_FLOW_ERROR;
+  }
+  size_t off = 0;
+  uint64_t samples = 0;
+  for (size_t i = 0; i < st->queued.size (); i++) {
+    GstBuffer *buf = st->queued[i];
+    size_t n = gst_buffer_extract (buf, 0, dst + off, gst_buffer_get_size (buf));
+    FrameJob j;
+    j.data = dst + off;
+    j.size = n;
+    j.out_sample = samples;
+    j.samples = st->queued_hdr[i].blocksize;
+    b->jobs.push_back (j);
+    b->numbers.push_back (st->queued_hdr[i].number);
+    samples += j.samples;
+    off += n;
+    gst_buffer_unref (buf);
+  }
+  b->fmt = st->queued_fmt;
+  b->rate = st->queued_rate;
+  b->samples = samples;
+  b->in_frames = (int) st->queued.size ();
+  st->queued.clear ();
+  st->queued_hdr.clear ();
+  st->queued_samples = 0;
+  return run_batch (self, std::move (b));
+}
+
+static void add_tags_from (GstCudaFlacDec *self, const Metadata &md)
+{
+  GstTagList *tags = gst_tag_list_new_empty ();
+  for (const std::string &c : md.comments) {
+    size_t eq = c.find ('=');
+    if (eq == std::string::npos || eq == 0)
+      continue;
+    std::string name = c.substr (0, eq), value = c.substr (eq + 1);
+    if (g_utf8_validate (value.c_str (), -1, NULL))
+      gst_vorbis_tag_add (tags, name.c_str (), value.c_str ());
+  }
+  for (const Picture &p : md.pictures) {
+    GstSample *s = gst_tag_image_data_to_image_sample (p.data.data (), (guint) p.data.size (),
+        p.type == 3 ? GST_TAG_IMAGE_TYPE_FRONT_COVER : GST_TAG_IMAGE_TYPE_UNDEFINED);
+    if (s) {
+      gst_tag_list_add (tags, GST_TAG_MERGE_APPEND,
+          p.type == 3 || p.type == 0 ? GST_TAG_IMAGE : GST_TAG_PREVIEW_IMAGE, s, NULL);
+      gst_sample_unref (s);
+    }
+  }
+  gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, GST_TAG_AUDIO_CODEC, "Free Lossless Audio Codec (FLAC)", NULL);
+  gst_audio_decoder_merge_tags (GST_AUDIO_DECODER (self), tags, GST_TAG_MERGE_REPLACE);
+  gst_tag_list_unref (tags);
+}
+
+static void set_stream_info (GstCudaFlacDec *self, const StreamInfo &si)
+{
+  DecState *st = self->st;
+  st->info = si;
+  st->have_info = true;
+  GST_INFO_OBJECT (self, "STREAMINFO: %u Hz, %u channels, %u bits, blocks %u..%u, %" G_GUINT64_FORMAT
+      " samples", si.sample_rate, si.channels, si.bps, si.min_blocksize, si.max_blocksize, si.total_samples);
+}
+
+/* Metadata arriving as buffers (flacparse pushes "fLaC" and each block). */
+static void handle_metadata_buffer (GstCudaFlacDec *self, const uint8_t *data, size_t size)
+{
+  Metadata md;
+  size_t used;
+  bool last;
+  int r = parse_block_with_header (data, size, &md, &used, &last);
+  if (r != kOk) {
+    GST_WARNING_OBJECT (self, "ignoring invalid metadata block (%s)", status_name (r));
+  } else if (md.blocks[0].type == kStreamInfo) {
+    set_stream_info (self, md.info);
+  } else if (md.has_comments || !md.pictures.empty ()) {
+    add_tags_from (self, md);
+  }
+}
+
+static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
+{
+  DecState *st = self->st;
+  GstMapInfo map;
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ))
+    return GST_FLOW_ERROR;
+  if (map.size == 4 && memcmp (map.data, "fLaC", 4) == 0) {
+    gst_buffer_unmap (buf, &map);
+    return gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1);
+  }
+  if (map.size < 2 || !is_sync (map.data)) {
+    /* a metadata block, unless STREAMINFO is known and this is a frame with
+     * a damaged sync code */
+    GstFlowReturn ret = GST_FLOW_OK;
+    if (map.size >= 1 && (map.data[0] & 0x7f) != kInvalidBlock) {
+      ret = flush_queued (self);
+      if (ret == GST_FLOW_OK)
+        handle_metadata_buffer (self, map.data, map.size);
+      gst_buffer_unmap (buf, &map);
+      /* finishing releases buf: only after unmapping */
+      if (ret == GST_FLOW_OK)
+        ret = gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1);
+      return ret;
+    }
+  }
+  StreamDefaults d;
+  if (st->have_info) {
+    d.sample_rate = st->info.sample_rate;
+    d.bps = st->info.bps;
+    d.legacy_variable = st->info.min_blocksize != st->info.max_blocksize;
+  }
+  FrameHeader h;
+  int r = parse_frame_header (map.data, map.size, d, &h);
+  gst_buffer_unmap (buf, &map);
+  if (r != kOk) {
+    /* flacparse let through something that is not a frame: without a
+     * header its duration is only known for fixed-blocksize streams */
+    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Corrupt FLAC frame"),
+        ("frame after %" G_GUINT64_FORMAT " decoded samples: %s", st->decoded + st->queued_samples,
+            status_name (r)));
+    if (!st->have_info || st->info.min_blocksize != st->info.max_blocksize || st->queued_hdr.empty ())
+      return gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1);
+    h = st->queued_hdr.back ();
+    h.number++;
+    h.blocksize = st->info.max_blocksize;
+    /* queued as a frame that fails to decode: silence of its duration */
+  }
+  BatchFormat fmt = format_of_header (h, d);
+  if (!st->queued.empty () && !same_format (st->queued_fmt, st->queued_rate, fmt, h.sample_rate)) {
+    GST_INFO_OBJECT (self, "stream parameters change at frame %" G_GUINT64_FORMAT, h.number);
+    GstFlowReturn ret = flush_queued (self);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+  if (h.sample_rate == 0) {
+    GST_ELEMENT_ERROR (self, STREAM, DECODE, ("No sample rate"), ("frame header defers to a missing STREAMINFO"));
+    return GST_FLOW_ERROR;
+  }
+  st->queued_fmt = fmt;
+  st->queued_rate = h.sample_rate;
+  st->queued.push_back (gst_buffer_ref (buf));
+  st->queued_hdr.push_back (h);
+  st->queued_samples += h.blocksize;
+  bool full = st->queued.size () >= st->batch_frames;
+  if (self->batch_time &&
+      gst_util_uint64_scale (st->queued_samples, GST_SECOND, h.sample_rate) >= self->batch_time)
+    full = true;
+  return full ? flush_queued (self) : GST_FLOW_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Unframed input (a FLAC file)                                              */
+
+static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
+{
+  DecState *st = self->st;
+  if (!st->metadata_done || st->bytes.empty ()) {
+    if (final && st->pending_in > 0) {
+      int n = st->pending_in;
+      st->pending_in = 0;
+      return gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n);
+    }
+    return GST_FLOW_OK;
+  }
+  LocateResult lr;
+  st->locator->locate (st->bytes.data (), st->bytes.size (), final, &lr);
+  std::unique_ptr<Batch> b (new Batch);
+  b->fmt.defaults = st->locator->params ().defaults ();
+  b->fmt.channels = st->info.channels;
+  b->fmt.bps = st->info.bps;
+  b->fmt.format = out_format_for_bps (st->info.bps);
+  b->rate = st->info.sample_rate;
+  /* CUDA: the chunk goes to the slot's pinned memory. CPU: frames are
+   * decoded in place, before the consumed bytes are dropped. */
+  uint8_t *dst = st->bytes.data ();
+  if (st->use_cuda) {
+    dst = batch_input (self, *b, lr.consumed);
+    if (!dst) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
+      return GST_FLOW_ERROR;
+    }
+    memcpy (dst, st->bytes.data (), lr.consumed);
+  }
+  uint64_t samples = 0;
+  for (const LocatedFrame &f : lr.frames) {
+    if (f.samples == 0) {
+      GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Skipped data that holds no FLAC frame"),
+          ("%zu bytes after frame %" G_GUINT64_FORMAT, f.size, f.hdr.number));
+      continue;
+    }
+    FrameJob j;
+    j.data = dst + f.offset;
+    j.size = f.corrupt ? 0 : f.size;
+    j.out_sample = samples;
+    j.samples = f.samples;
+    j.silence = f.corrupt;
+    j.crc_checked = f.crc_checked;
+    if (f.corrupt)
+      j.status = kBadCrc16;
+    b->jobs.push_back (j);
+    b->numbers.push_back (f.corrupt ? (f.hdr.variable ? f.first_sample : f.hdr.number + 1) : f.hdr.number);
+    samples += f.samples;
+  }
+  b->samples = samples;
+  if (st->trim_pending && !lr.frames.empty ()) {
+    /* first frames after a seek: drop what precedes the target sample */
+    st->trim_pending = false;
+    uint64_t first = lr.frames.front ().first_sample;
+    if (first <= st->trim_to_sample)
+      st->trim_left = st->trim_to_sample - first;
+    else
+      GST_WARNING_OBJECT (self, "seek landed %" G_GUINT64_FORMAT " samples after its target",
+          first - st->trim_to_sample);
+  }
+  if (st->trim_left) {
+    b->trim = (size_t) MIN (st->trim_left, (uint64_t) samples);
+    st->trim_left -= b->trim;
+  }
+  size_t consumed = lr.consumed;
+  bool left = st->bytes.size () > consumed;
+  /* Keep one input buffer unfinished while bytes wait for the next chunk, so
+   * that the base class always has a frame to attach later output to. */
+  int n = st->pending_in - ((final || !left) ? 0 : 1);
+  GstFlowReturn ret = GST_FLOW_OK;
+  if (b->jobs.empty ()) {
+    if (n > 0) {
+      st->pending_in -= n;
+      ret = gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n);
+    }
+  } else {
+    if (n == 0)
+      n = 1; /* nothing finished yet: attach to the held buffer anyway */
+    b->in_frames = n;
+    st->pending_in -= n;
+    ret = run_batch (self, std::move (b));
+  }
+  st->bytes.erase (st->bytes.begin (), st->bytes.begin () + consumed);
+  return ret;
+}
+
+static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
+{
+  DecState *st = self->st;
+  size_t old = st->bytes.size ();
+  size_t n = gst_buffer_get_size (buf);
+  st->bytes.resize (old + n);
+  gst_buffer_extract (buf, 0, st->bytes.data () + old, n);
+  st->pending_in++;
+  if (!st->metadata_done) {
+    Metadata md;
+    int r = parse_metadata (st->bytes.data (), st->bytes.size (), &md);
+    if (r == kNeedMore)
+      return GST_FLOW_OK;
+    if (r != kOk) {
+      GST_ELEMENT_ERROR (self, STREAM, DECODE, ("Not a FLAC stream"),
+          ("no valid \"fLaC\" marker and STREAMINFO: %s", status_name (r)));
+      return GST_FLOW_ERROR;
+    }
+    st->md = md;
+    set_stream_info (self, md.info);
+    add_tags_from (self, md);
+    st->bytes.erase (st->bytes.begin (), st->bytes.begin () + md.audio_offset);
+    st->locator.reset (new FrameLocator (&st->cpu->pool (), StreamParams::from_streaminfo (md.info)));
+    st->locator->expect_stream_start ();
+    st->metadata_done = true;
+  }
+  if (st->bytes.size () >= st->chunk_size)
+    return process_chunk (self, false);
+  return GST_FLOW_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GstAudioDecoder                                                           */
+
+static void check_md5_at_eos (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  if (!self->check_md5 || !st->md5_valid || !st->have_info || !st->info.md5_known ())
+    return;
+  uint8_t digest[16];
+  st->md5.finish (digest);
+  st->md5_valid = false; /* once per stream */
+  if (st->info.total_samples && st->decoded != st->info.total_samples) {
+    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("FLAC stream is incomplete"),
+        ("stream %s: decoded %" G_GUINT64_FORMAT " samples, STREAMINFO says %" G_GUINT64_FORMAT
+            "; MD5 not checked", GST_STR_NULL (gst_pad_get_stream_id (GST_AUDIO_DECODER_SINK_PAD (self))),
+            st->decoded, st->info.total_samples));
+    return;
+  }
+  char got[33], want[33];
+  md5_hex (digest, got);
+  md5_hex (st->info.md5, want);
+  gchar *sid = gst_pad_get_stream_id (GST_AUDIO_DECODER_SINK_PAD (self));
+  if (memcmp (digest, st->info.md5, 16) != 0) {
+    if (st->errors)
+      GST_ELEMENT_WARNING (self, STREAM, DECODE, ("FLAC MD5 signature mismatch"),
+          ("stream %s: decoded audio MD5 %s, STREAMINFO %s; %" G_GUINT64_FORMAT
+              " corrupt frame(s), the first being frame %" G_GUINT64_FORMAT, GST_STR_NULL (sid), got, want,
+              st->errors, st->first_error));
+    else
+      GST_ELEMENT_WARNING (self, STREAM, DECODE, ("FLAC MD5 signature mismatch"),
+          ("stream %s: decoded audio MD5 %s, STREAMINFO %s, although every frame passed its CRC-16",
+              GST_STR_NULL (sid), got, want));
+  } else {
+    GST_INFO_OBJECT (self, "MD5 signature %s verified", got);
+  }
+  g_free (sid);
+}
+
+static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBuffer *buf)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  DecState *st = self->st;
+  if (!buf) { /* drain */
+    GstFlowReturn ret = st->unframed ? process_chunk (self, true) : flush_queued (self);
+    if (ret == GST_FLOW_OK && st->use_cuda)
+      ret = finish_in_flight (self);
+    if (st->at_eos)
+      check_md5_at_eos (self);
+    if (st->unframed) {
+      st->metadata_done = st->metadata_done && !st->at_eos;
+    }
+    return ret;
+  }
+  if (!st->framed_caps && !st->unframed && !st->metadata_done) {
+    /* no framed caps: a FLAC file straight from a source */
+    st->unframed = true;
+    GST_INFO_OBJECT (self, "unframed input: reading metadata and locating frames");
+  }
+  return st->unframed ? handle_unframed (self, buf) : handle_framed (self, buf);
+}
+
+static gboolean gst_cuda_flac_dec_set_format (GstAudioDecoder *dec, GstCaps *caps)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  DecState *st = self->st;
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  gboolean framed = FALSE;
+  gst_structure_get_boolean (s, "framed", &framed);
+  if (st->unframed && framed) {
+    GST_ERROR_OBJECT (self, "cannot switch from unframed to framed input");
+    return FALSE;
+  }
+  st->framed_caps = framed;
+  /* STREAMINFO from the streamheader: 0x7F "FLAC" major minor count(2) "fLaC" block */
+  const GValue *sh = gst_structure_get_value (s, "streamheader");
+  if (framed && sh && GST_VALUE_HOLDS_ARRAY (sh) && gst_value_array_get_size (sh) > 0) {
+    const GValue *v = gst_value_array_get_value (sh, 0);
+    GstBuffer *hb = G_VALUE_HOLDS (v, GST_TYPE_BUFFER) ? gst_value_get_buffer (v) : NULL;
+    GstMapInfo map;
+    if (hb && gst_buffer_map (hb, &map, GST_MAP_READ)) {
+      if (map.size >= 13 + 4 + 34 && map.data[0] == 0x7f && memcmp (map.data + 1, "FLAC", 4) == 0 &&
+          memcmp (map.data + 9, "fLaC", 4) == 0) {
+        Metadata md;
+        size_t used;
+        bool last;
+        if (parse_block_with_header (map.data + 13, map.size - 13, &md, &used, &last) == kOk &&
+            md.info.valid) {
+          if (st->have_info && memcmp (&st->info, &md.info, sizeof (StreamInfo)) != 0) {
+            /* a new stream: push what belongs to the old one */
+            flush_queued (self);
+            if (st->use_cuda)
+              finish_in_flight (self);
+          }
+          set_stream_info (self, md.info);
+        }
+      }
+      gst_buffer_unmap (hb, &map);
+    }
+  }
+  return TRUE;
+}
+
+static void reset_stream_state (DecState *st)
+{
+  for (GstBuffer *b : st->queued)
+    gst_buffer_unref (b);
+  st->queued.clear ();
+  st->queued_hdr.clear ();
+  st->queued_samples = 0;
+  st->bytes.clear ();
+  st->pending_in = 0;
+  st->trim_left = 0;
+  if (st->in_flight) {
+    /* discard the GPU batch: wait for its slot, drop the result */
+    const uint8_t *pcm;
+    size_t n;
+    st->cuda.collect (st->in_flight->slot, st->in_flight->jobs.data (), st->in_flight->jobs.size (), &pcm, &n);
+    st->in_flight.reset ();
+  }
+  if (st->locator)
+    st->locator->reset ();
+}
+
+static void gst_cuda_flac_dec_flush (GstAudioDecoder *dec, gboolean hard)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  DecState *st = self->st;
+  if (!st)
+    return;
+  GST_DEBUG_OBJECT (self, "flush (hard %d): discarding queued work", hard);
+  reset_stream_state (st);
+  /* after a seek the MD5 cannot cover the whole stream */
+  st->md5_valid = false;
+  st->md5.reset ();
+}
+
+/* A file source sends a BYTES segment, which the base class can only map to
+ * time once it has estimated a bitrate: map it here from STREAMINFO (exact
+ * at the start, proportional after a byte seek). */
+static GstEvent *time_segment_from_bytes (GstCudaFlacDec *self, GstEvent *event)
+{
+  const GstSegment *in;
+  gst_event_parse_segment (event, &in);
+  if (in->format != GST_FORMAT_BYTES)
+    return event;
+  GstSegment seg;
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.rate = in->rate;
+  seg.applied_rate = in->applied_rate;
+  GstClockTime t = 0;
+  DecState *st = self->st;
+  gint64 total_bytes = 0;
+  if (st && GST_CLOCK_TIME_IS_VALID (st->seek_time)) {
+    /* our own byte seek: the output will be trimmed to land on its target */
+    t = st->seek_time;
+    st->seek_time = GST_CLOCK_TIME_NONE;
+    st->trim_pending = st->have_info;
+    st->trim_to_sample = st->have_info ? gst_util_uint64_scale (t, st->info.sample_rate, GST_SECOND) : 0;
+  } else if (in->start > 0 && st && st->have_info && st->info.total_samples && st->info.sample_rate &&
+      gst_pad_peer_query_duration (GST_AUDIO_DECODER_SINK_PAD (self), GST_FORMAT_BYTES, &total_bytes) &&
+      total_bytes > 0) {
+    GstClockTime dur = gst_util_uint64_scale (st->info.total_samples, GST_SECOND, st->info.sample_rate);
+    t = gst_util_uint64_scale (in->start, dur, (guint64) total_bytes);
+  }
+  seg.start = seg.time = seg.position = t;
+  GST_DEBUG_OBJECT (self, "BYTES segment at %" G_GUINT64_FORMAT " -> TIME %" GST_TIME_FORMAT,
+      in->start, GST_TIME_ARGS (t));
+  GstEvent *out = gst_event_new_segment (&seg);
+  gst_event_set_seqnum (out, gst_event_get_seqnum (event));
+  gst_event_unref (event);
+  return out;
+}
+
+/* Unframed input: a TIME seek becomes a BYTES seek upstream, at the last
+ * SEEKTABLE point before the target, or at a proportional estimate minus a
+ * margin; the output is then trimmed to start exactly at the target. */
+static gboolean gst_cuda_flac_dec_src_event (GstAudioDecoder *dec, GstEvent *event)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  DecState *st = self->st;
+  if (GST_EVENT_TYPE (event) != GST_EVENT_SEEK || !st || !st->unframed || !st->metadata_done ||
+      !st->have_info || !st->info.sample_rate)
+    return GST_AUDIO_DECODER_CLASS (parent_class)->src_event (dec, event);
+  gdouble rate;
+  GstFormat format;
+  GstSeekFlags flags;
+  GstSeekType start_type, stop_type;
+  gint64 start, stop;
+  gst_event_parse_seek (event, &rate, &format, &flags, &start_type, &start, &stop_type, &stop);
+  gint64 file_bytes = 0;
+  if (format != GST_FORMAT_TIME || rate != 1.0 || !(flags & GST_SEEK_FLAG_FLUSH) ||
+      start_type != GST_SEEK_TYPE_SET || start < 0 ||
+      (stop_type != GST_SEEK_TYPE_NONE && !(stop_type == GST_SEEK_TYPE_SET && stop == -1)) ||
+      !gst_pad_peer_query_duration (GST_AUDIO_DECODER_SINK_PAD (self), GST_FORMAT_BYTES, &file_bytes))
+    return GST_AUDIO_DECODER_CLASS (parent_class)->src_event (dec, event);
+  uint64_t target = gst_util_uint64_scale (start, st->info.sample_rate, GST_SECOND);
+  uint64_t audio = st->md.audio_offset;
+  uint64_t byte = audio;
+  bool from_table = false;
+  for (const SeekPoint &sp : st->md.seektable)
+    if (sp.sample <= target && audio + sp.offset < (uint64_t) file_bytes) {
+      byte = audio + sp.offset;
+      from_table = true;
+    }
+  if (!from_table && st->info.total_samples && (uint64_t) file_bytes > audio) {
+    uint64_t est = audio + gst_util_uint64_scale (file_bytes - audio, MIN (target, st->info.total_samples),
+        st->info.total_samples);
+    uint64_t margin = MAX ((uint64_t) st->info.max_framesize * 4, (uint64_t) 256 * 1024);
+    byte = est > audio + margin ? est - margin : audio;
+  }
+  GST_DEBUG_OBJECT (self, "seek to %" GST_TIME_FORMAT ": byte %" G_GUINT64_FORMAT " (%s)",
+      GST_TIME_ARGS (start), byte, from_table ? "seek table" : "estimate");
+  GstEvent *bytes = gst_event_new_seek (1.0, GST_FORMAT_BYTES, flags, GST_SEEK_TYPE_SET, (gint64) byte,
+      GST_SEEK_TYPE_NONE, -1);
+  gst_event_set_seqnum (bytes, gst_event_get_seqnum (event));
+  st->seek_time = start;
+  gboolean ok = gst_pad_push_event (GST_AUDIO_DECODER_SINK_PAD (self), bytes);
+  if (!ok)
+    st->seek_time = GST_CLOCK_TIME_NONE;
+  gst_event_unref (event);
+  return ok;
+}
+
+static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *event)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+    event = time_segment_from_bytes (self, event);
+  if (self->st) {
+    if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+      self->st->at_eos = true;
+    else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START) {
+      self->st->at_eos = false;
+    }
+  }
+  return GST_AUDIO_DECODER_CLASS (parent_class)->sink_event (dec, event);
+}
+
+static gboolean open_cuda (GstCudaFlacDec *self, GError **err)
+{
+#ifdef GPC_HAVE_CUDA_KERNELS
+  if (!CudaDecoder::runtime_available ()) {
+    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "the CUDA driver library (libcuda.so.1) cannot be loaded");
+    return FALSE;
+  }
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), self->device_id, &self->cuda_ctx)) {
+    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "no usable CUDA device %d", self->device_id);
+    return FALSE;
+  }
+  return self->st->cuda.open (self->cuda_ctx, err);
+#else
+  return self->st->cuda.open (NULL, err);
+#endif
+}
+
+static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  DecState *st = new DecState;
+  self->st = st;
+  st->cpu.reset (new CpuDecoder (self->threads));
+  if (self->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
+    GError *err = NULL;
+    if (open_cuda (self, &err)) {
+      st->use_cuda = true;
+      GST_INFO_OBJECT (self, "decoding on CUDA device %d", self->device_id);
+    } else if (self->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", err->message));
+      g_error_free (err);
+      return FALSE;
+    } else {
+      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND, ("CUDA unavailable, decoding on the CPU"),
+          ("%s; using %u CPU threads", err->message, st->cpu->threads ()));
+      g_error_free (err);
+    }
+  }
+  if (!st->use_cuda)
+    GST_INFO_OBJECT (self, "decoding on %u CPU threads", st->cpu->threads ());
+  st->batch_frames = self->batch_frames ? self->batch_frames
+      : st->use_cuda ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
+  st->chunk_size = self->chunk_size ? self->chunk_size
+      : st->use_cuda ? AUTO_CHUNK_SIZE_CUDA : AUTO_CHUNK_SIZE_CPU;
+  return TRUE;
+}
+
+static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  if (self->st) {
+    reset_stream_state (self->st);
+    self->st->cuda.close ();
+    delete self->st;
+    self->st = NULL;
+  }
+#ifdef GPC_HAVE_CUDA_KERNELS
+  gst_clear_object (&self->cuda_ctx);
+#endif
+  return TRUE;
+}
+
+static void gst_cuda_flac_dec_set_context (GstElement *element, GstContext *context)
+{
+#ifdef GPC_HAVE_CUDA_KERNELS
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (element);
+  if (gst_cuda_load_library ())
+    gst_cuda_handle_set_context (element, context, self->device_id, &self->cuda_ctx);
+#endif
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static gboolean handle_query (G_GNUC_UNUSED GstCudaFlacDec *self, G_GNUC_UNUSED GstQuery *query)
+{
+#ifdef GPC_HAVE_CUDA_KERNELS
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && self->cuda_ctx)
+    return gst_cuda_handle_context_query (GST_ELEMENT (self), query, self->cuda_ctx);
+#endif
+  return FALSE;
+}
+
+static gboolean gst_cuda_flac_dec_sink_query (GstAudioDecoder *dec, GstQuery *query)
+{
+  if (handle_query (GST_CUDA_FLAC_DEC (dec), query))
+    return TRUE;
+  return GST_AUDIO_DECODER_CLASS (parent_class)->sink_query (dec, query);
+}
+
+static gboolean gst_cuda_flac_dec_src_query (GstAudioDecoder *dec, GstQuery *query)
+{
+  if (handle_query (GST_CUDA_FLAC_DEC (dec), query))
+    return TRUE;
+  return GST_AUDIO_DECODER_CLASS (parent_class)->src_query (dec, query);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+
+static void gst_cuda_flac_dec_set_property (GObject *object, guint prop_id, const GValue *value,
+    GParamSpec *pspec)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (object);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BACKEND: self->backend = (GstCudaFlacDecBackend) g_value_get_enum (value); break;
+    case PROP_CUDA_DEVICE_ID: self->device_id = g_value_get_int (value); break;
+    case PROP_BATCH_FRAMES: self->batch_frames = g_value_get_uint (value); break;
+    case PROP_BATCH_TIME: self->batch_time = g_value_get_uint64 (value); break;
+    case PROP_CHUNK_SIZE: {
+      guint v = g_value_get_uint (value);
+      self->chunk_size = v == 0 ? 0 : MAX (v, 64 * 1024);
+      break;
+    }
+    case PROP_CHECK_MD5: self->check_md5 = g_value_get_boolean (value); break;
+    case PROP_THREADS: self->threads = g_value_get_uint (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void gst_cuda_flac_dec_get_property (GObject *object, guint prop_id, GValue *value,
+    GParamSpec *pspec)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (object);
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BACKEND: g_value_set_enum (value, self->backend); break;
+    case PROP_CUDA_DEVICE_ID: g_value_set_int (value, self->device_id); break;
+    case PROP_BATCH_FRAMES: g_value_set_uint (value, self->batch_frames); break;
+    case PROP_BATCH_TIME: g_value_set_uint64 (value, self->batch_time); break;
+    case PROP_CHUNK_SIZE: g_value_set_uint (value, self->chunk_size); break;
+    case PROP_CHECK_MD5: g_value_set_boolean (value, self->check_md5); break;
+    case PROP_THREADS: g_value_set_uint (value, self->threads); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAudioDecoderClass *dec_class = GST_AUDIO_DECODER_CLASS (klass);
+  GParamFlags rw = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
+
+  gobject_class->set_property = gst_cuda_flac_dec_set_property;
+  gobject_class->get_property = gst_cuda_flac_dec_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are decoded: cuda (error if no CUDA device), cpu (every core), or auto "
+          "(CUDA when a device and the kernels are available, else CPU with a warning)",
+          GST_TYPE_CUDA_FLAC_DEC_BACKEND, DEFAULT_BACKEND, rw));
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA device to decode on (a context shared through gst.cuda.context takes precedence "
+          "when its device matches)", 0, G_MAXINT, DEFAULT_DEVICE_ID, rw));
+  g_object_class_install_property (gobject_class, PROP_BATCH_FRAMES,
+      g_param_spec_uint ("batch-frames", "Batch frames",
+          "Framed input: number of FLAC frames decoded at once, which is also the latency "
+          "(0 = auto: 2048 on CUDA, 256 on the CPU)",
+          0, 1 << 20, DEFAULT_BATCH_FRAMES, rw));
+  g_object_class_install_property (gobject_class, PROP_BATCH_TIME,
+      g_param_spec_uint64 ("batch-time", "Batch time",
+          "Framed input: also decode a batch once it holds this much audio (nanoseconds, 0 = only "
+          "batch-frames counts)", 0, G_MAXUINT64, DEFAULT_BATCH_TIME, rw));
+  g_object_class_install_property (gobject_class, PROP_CHUNK_SIZE,
+      g_param_spec_uint ("chunk-size", "Chunk size",
+          "Unframed input: bytes of FLAC data located and decoded at once (0 = auto: 64 MiB on "
+          "CUDA, 8 MiB on the CPU; values below 64 KiB are raised to it)", 0, 1u << 30,
+          DEFAULT_CHUNK_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_CHECK_MD5,
+      g_param_spec_boolean ("check-md5", "Check MD5",
+          "Compare the decoded audio with the STREAMINFO MD5 signature at EOS and post a warning "
+          "naming the stream on mismatch (only when the whole stream was decoded without seeking)",
+          DEFAULT_CHECK_MD5, rw));
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "CPU backend (and frame location of unframed input): worker threads, 0 = one per core",
+          0, 1024, DEFAULT_THREADS, rw));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "FLAC decoder (CUDA)",
+      "Codec/Decoder/Audio/Hardware",
+      "Decodes FLAC in batches of frames on an NVIDIA GPU or on all CPU cores",
+      "gst-gpucodecs");
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_set_context);
+
+  dec_class->start = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_start);
+  dec_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_stop);
+  dec_class->set_format = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_set_format);
+  dec_class->handle_frame = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_handle_frame);
+  dec_class->flush = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_flush);
+  dec_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_sink_event);
+  dec_class->src_event = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_src_event);
+  dec_class->sink_query = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_sink_query);
+  dec_class->src_query = GST_DEBUG_FUNCPTR (gst_cuda_flac_dec_src_query);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FLAC_DEC_BACKEND, (GstPluginAPIFlags) 0);
+}
+
+static void gst_cuda_flac_dec_init (GstCudaFlacDec *self)
+{
+  self->backend = DEFAULT_BACKEND;
+  self->device_id = DEFAULT_DEVICE_ID;
+  self->batch_frames = DEFAULT_BATCH_FRAMES;
+  self->batch_time = DEFAULT_BATCH_TIME;
+  self->chunk_size = DEFAULT_CHUNK_SIZE;
+  self->check_md5 = DEFAULT_CHECK_MD5;
+  self->threads = DEFAULT_THREADS;
+  self->st = NULL;
+  gst_audio_decoder_set_needs_format (GST_AUDIO_DECODER (self), FALSE);
+  gst_audio_decoder_set_drainable (GST_AUDIO_DECODER (self), TRUE);
+  gst_audio_decoder_set_estimate_rate (GST_AUDIO_DECODER (self), TRUE);
+  gst_audio_decoder_set_use_default_pad_acceptcaps (GST_AUDIO_DECODER (self), TRUE);
+  GST_PAD_SET_ACCEPT_TEMPLATE (GST_AUDIO_DECODER_SINK_PAD (self));
+}

@@ -1,0 +1,502 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Element tests of cudaflacdec, built once per backend (GPC_TEST_BACKEND is
+ * "cpu" or "cuda"; the CUDA build exits 77 where no CUDA device is usable).
+ * Real pipelines (filesrc ! flacparse ! cudaflacdec, filesrc ! cudaflacdec)
+ * must give the same PCM and caps as flacdec (or `flac -d` for 32-bit, which
+ * flacdec 1.22 cannot decode); plus GstHarness batching, tags, seeking,
+ * corrupt frames, MD5 mismatch warnings and mid-stream parameter changes.
+ */
+#include <dlfcn.h>
+#include <gst/app/gstappsink.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "flac-test-gen.h"
+
+#ifndef GPC_TEST_BACKEND
+#define GPC_TEST_BACKEND "cpu"
+#endif
+
+static std::string g_dir;
+
+struct Decoded {
+  std::string caps;
+  std::vector<uint8_t> pcm;
+  std::vector<GstClockTime> pts;
+  std::vector<GstClockTime> dur;
+  std::vector<std::string> warnings;
+  std::string error;
+  std::string title;
+};
+
+static Decoded run_pipeline (const std::string &desc, GstClockTime seek_to = GST_CLOCK_TIME_NONE)
+{
+  Decoded d;
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch ((desc + " ! appsink name=sink sync=false").c_str (), &err);
+  fail_unless (p != NULL, "parse %s: %s", desc.c_str (), err ? err->message : "?");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstBus *bus = gst_element_get_bus (p);
+  if (GST_CLOCK_TIME_IS_VALID (seek_to)) {
+    gst_element_set_state (p, GST_STATE_PAUSED);
+    GstStateChangeReturn r = gst_element_get_state (p, NULL, NULL, 10 * GST_SECOND);
+    fail_unless (r != GST_STATE_CHANGE_FAILURE, "preroll failed: %s", desc.c_str ());
+    fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
+        (GstSeekFlags) (GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE), seek_to));
+  }
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  while (GstSample *s = gst_app_sink_pull_sample (GST_APP_SINK (sink))) {
+    GstBuffer *b = gst_sample_get_buffer (s);
+    if (d.caps.empty ()) {
+      gchar *c = gst_caps_to_string (gst_sample_get_caps (s));
+      d.caps = c;
+      g_free (c);
+    }
+    GstMapInfo map;
+    gst_buffer_map (b, &map, GST_MAP_READ);
+    d.pcm.insert (d.pcm.end (), map.data, map.data + map.size);
+    gst_buffer_unmap (b, &map);
+    d.pts.push_back (GST_BUFFER_PTS (b));
+    d.dur.push_back (GST_BUFFER_DURATION (b));
+    gst_sample_unref (s);
+  }
+  while (GstMessage *m = gst_bus_pop (bus)) {
+    GError *e = NULL;
+    gchar *dbg = NULL;
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_WARNING) {
+      gst_message_parse_warning (m, &e, &dbg);
+      d.warnings.push_back (std::string (e->message) + " | " + (dbg ? dbg : ""));
+    } else if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (m, &e, &dbg);
+      d.error = std::string (e->message) + " | " + (dbg ? dbg : "");
+    } else if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_TAG) {
+      GstTagList *tl;
+      gst_message_parse_tag (m, &tl);
+      gchar *t = NULL;
+      if (gst_tag_list_get_string (tl, GST_TAG_TITLE, &t))
+        d.title = t;
+      g_free (t);
+      gst_tag_list_unref (tl);
+    }
+    if (e)
+      g_error_free (e);
+    g_free (dbg);
+    gst_message_unref (m);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  return d;
+}
+
+static std::string src (const std::string &path)
+{
+  gchar *q = g_strescape (path.c_str (), NULL);
+  std::string s = std::string ("filesrc location=\"") + q + "\"";
+  g_free (q);
+  return s;
+}
+
+static std::string dec (const char *extra = "")
+{
+  return std::string ("cudaflacdec backend=" GPC_TEST_BACKEND " ") + extra;
+}
+
+static bool g_have_flac_tool = false;
+
+/* Where the flac tool is missing (the GPU machine, say), the committed files
+ * of tests/media/flac (generate.sh) stand in; stereo 16-bit cases share g16. */
+static std::string media_flac (const char *name, unsigned ch, unsigned bps)
+{
+  std::string dir = gpc_test::media_dir () + "/flac/";
+  std::string p = dir + name + ".flac";
+  if (g_file_test (p.c_str (), G_FILE_TEST_EXISTS))
+    return p;
+  p = dir + "g16.flac";
+  if (ch == 2 && bps == 16 && g_file_test (p.c_str (), G_FILE_TEST_EXISTS))
+    return p;
+  printf ("SKIP (part): %s needs the flac tool or tests/media/flac/%s.flac\n", name, name);
+  return "";
+}
+
+/* Generates a FLAC file in the scratch folder (once per name). */
+static std::string make_flac (const char *name, unsigned ch, unsigned bps, unsigned rate,
+    double seconds, const char *options)
+{
+  if (!g_have_flac_tool)
+    return media_flac (name, ch, bps);
+  std::string base = g_dir + "/" + name;
+  if (g_file_test ((base + ".flac").c_str (), G_FILE_TEST_EXISTS))
+    return base + ".flac";
+  gpc_test::Rng rng = gpc_test::rng (name);
+  auto pcm = flac_test::music (rng, ch, bps, rate, (size_t) (seconds * rate), bps == 32);
+  flac_test::write_file (base + ".raw", flac_test::to_raw (pcm, bps));
+  fail_unless (flac_test::encode (base + ".raw", base + ".flac", ch, bps, rate, options));
+  return base + ".flac";
+}
+
+static void expect_same (const Decoded &ref, const Decoded &got, const std::string &what)
+{
+  fail_unless (got.error.empty (), "%s: error %s", what.c_str (), got.error.c_str ());
+  fail_unless (ref.caps == got.caps, "%s: caps\n  %s\nvs flacdec\n  %s", what.c_str (), got.caps.c_str (),
+      ref.caps.c_str ());
+  fail_unless (ref.pcm.size () == got.pcm.size (), "%s: %zu bytes vs flacdec %zu", what.c_str (),
+      got.pcm.size (), ref.pcm.size ());
+  fail_unless (ref.pcm == got.pcm, "%s: PCM differs from flacdec", what.c_str ());
+  for (const std::string &w : got.warnings)
+    fail_unless (w.find ("CUDA unavailable") != std::string::npos, "%s: warning %s", what.c_str (), w.c_str ());
+  /* contiguous timestamps, where flacdec's are (flacparse 1.22 stamps every
+   * frame of a variable-blocksize stream with 0, and both decoders follow) */
+  bool ref_contiguous = true;
+  for (size_t i = 1; i < ref.pts.size (); i++)
+    ref_contiguous &= ref.pts[i] + 2 >= ref.pts[i - 1] + ref.dur[i - 1] &&
+        ref.pts[i] <= ref.pts[i - 1] + ref.dur[i - 1] + 2;
+  for (size_t i = 1; ref_contiguous && i < got.pts.size (); i++)
+    fail_unless (got.pts[i] == got.pts[i - 1] + got.dur[i - 1] ||
+        (got.pts[i] > got.pts[i - 1] + got.dur[i - 1] - 2 && got.pts[i] < got.pts[i - 1] + got.dur[i - 1] + 2),
+        "%s: gap at buffer %zu", what.c_str (), i);
+}
+
+/* flacdec and cudaflacdec, framed and unframed, on one file. */
+static void compare_file (const std::string &path, const char *extra = "")
+{
+  if (path.empty ())
+    return;
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  fail_unless (ref.error.empty (), "flacdec failed on %s: %s", path.c_str (), ref.error.c_str ());
+  Decoded framed = run_pipeline (src (path) + " ! flacparse ! " + dec (extra));
+  expect_same (ref, framed, path + " (flacparse)");
+  Decoded unframed = run_pipeline (src (path) + " ! " + dec (extra));
+  expect_same (ref, unframed, path + " (unframed)");
+  GST_INFO ("%s: %zu bytes of PCM identical", path.c_str (), ref.pcm.size ());
+}
+
+GST_START_TEST (test_generated_vs_flacdec)
+{
+  compare_file (make_flac ("g16", 2, 16, 44100, 3.0, "-5"));
+  compare_file (make_flac ("g16b", 2, 16, 44100, 3.0, "-8 -b 1152"), "batch-frames=3");
+  compare_file (make_flac ("g8", 1, 8, 22050, 1.0, "-5"), "chunk-size=65536");
+  compare_file (make_flac ("g24x6", 6, 24, 48000, 1.0, "-8"));
+  compare_file (make_flac ("g16x8", 8, 16, 44100, 0.5, "-5"));
+}
+GST_END_TEST;
+
+GST_START_TEST (test_32bit_vs_flac_tool)
+{
+  std::string path = make_flac ("g32", 2, 32, 48000, 1.0, "-8");
+  if (path.empty ())
+    return;
+  std::vector<uint8_t> ref;
+  if (g_have_flac_tool) {
+    std::string raw = g_dir + "/g32.ref.raw";
+    fail_unless (flac_test::reference_decode (path, raw));
+    flac_test::read_file (raw, &ref);
+  } else {
+    /* no flac -d here: the CPU backend is the reference (and the element
+     * checks the STREAMINFO MD5 of both, see expect_same) */
+    Decoded c = run_pipeline (src (path) + " ! cudaflacdec backend=cpu");
+    fail_unless (c.error.empty () && c.warnings.empty (), "cpu reference failed");
+    ref = c.pcm;
+  }
+  Decoded a = run_pipeline (src (path) + " ! flacparse ! " + dec ());
+  fail_unless (a.error.empty (), "%s", a.error.c_str ());
+  fail_unless (a.caps.find ("S32LE") != std::string::npos, "caps %s", a.caps.c_str ());
+  fail_unless (a.pcm == ref, "32-bit PCM differs from flac -d");
+  Decoded b = run_pipeline (src (path) + " ! " + dec ());
+  fail_unless (b.pcm == ref, "32-bit PCM (unframed) differs from flac -d");
+  for (const std::string &w : a.warnings)
+    fail_unless (w.find ("CUDA unavailable") != std::string::npos, "warning %s", w.c_str ());
+}
+GST_END_TEST;
+
+GST_START_TEST (test_vectors_vs_flacdec)
+{
+  std::string dir = gpc_test::vector_path ("flac-test-files/subset");
+  if (dir.empty ()) {
+    printf ("SKIP (part): flac-test-files/subset not found\n");
+    return;
+  }
+  const char *files[] = { "03 - blocksize 16.flac", "14 - wasted bits.flac", "22 - 12 bit per sample.flac",
+    "24 - variable blocksize file created with flake revision 264.flac", "37 - 20 bit per sample.flac",
+    "38 - 3 channels (3.0).flac", "42 - 7 channels (6.1).flac", "43 - 8 channels (7.1).flac",
+    "56 - JPG PICTURE.flac", "63 - predictor overflow check, 24-bit.flac",
+    "64 - rice partitions with escape code zero.flac" };
+  for (const char *f : files)
+    compare_file (dir + "/" + f);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_harness_batches)
+{
+  /* flacparse output pushed through a harness in odd-sized input pieces,
+   * with batches of 5 frames: every frame comes out once, in order. */
+  std::string path = make_flac ("h16", 2, 16, 44100, 2.0, "-5 -b 1024");
+  if (path.empty ())
+    return;
+  std::vector<uint8_t> file;
+  flac_test::read_file (path, &file);
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  GstHarness *h = gst_harness_new_parse (("flacparse ! " + dec ("batch-frames=5")).c_str ());
+  gst_harness_set_src_caps_str (h, "audio/x-flac");
+  gpc_test::Rng rng = gpc_test::rng ("harness");
+  for (size_t off = 0; off < file.size ();) {
+    size_t n = std::min<size_t> (file.size () - off, (size_t) rng.range (1, 9000));
+    GstBuffer *b = gst_buffer_new_memdup (file.data () + off, n);
+    fail_unless_equals_int (gst_harness_push (h, b), GST_FLOW_OK);
+    off += n;
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  std::vector<uint8_t> pcm;
+  GstClockTime expect = 0;
+  while (GstBuffer *b = gst_harness_try_pull (h)) {
+    GstMapInfo map;
+    gst_buffer_map (b, &map, GST_MAP_READ);
+    pcm.insert (pcm.end (), map.data, map.data + map.size);
+    gst_buffer_unmap (b, &map);
+    fail_unless (GST_BUFFER_PTS (b) + 2 >= expect && GST_BUFFER_PTS (b) <= expect + 2,
+        "pts %" GST_TIME_FORMAT " expected %" GST_TIME_FORMAT, GST_TIME_ARGS (GST_BUFFER_PTS (b)),
+        GST_TIME_ARGS (expect));
+    expect = GST_BUFFER_PTS (b) + GST_BUFFER_DURATION (b);
+    gst_buffer_unref (b);
+  }
+  fail_unless (pcm == ref.pcm, "harness output differs (%zu vs %zu bytes)", pcm.size (), ref.pcm.size ());
+  /* latency reported for the batch */
+  GstQuery *q = gst_query_new_latency ();
+  gst_harness_teardown (h);
+  gst_query_unref (q);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_tags)
+{
+  std::string path = gpc_test::media_dir () + "/flac/g16.flac"; /* has TITLE=gpc-title */
+  if (g_have_flac_tool) {
+    std::string base = g_dir + "/tags";
+    gpc_test::Rng rng = gpc_test::rng ("tags");
+    auto pcm = flac_test::music (rng, 2, 16, 44100, 44100);
+    flac_test::write_file (base + ".raw", flac_test::to_raw (pcm, 16));
+    fail_unless (flac_test::encode (base + ".raw", base + ".flac", 2, 16, 44100, "-5 -T TITLE=gpc-title"));
+    path = base + ".flac";
+  } else if (!g_file_test (path.c_str (), G_FILE_TEST_EXISTS)) {
+    return;
+  }
+  Decoded a = run_pipeline (src (path) + " ! flacparse ! " + dec ());
+  fail_unless (a.title == "gpc-title", "framed title '%s'", a.title.c_str ());
+  Decoded b = run_pipeline (src (path) + " ! " + dec ());
+  fail_unless (b.title == "gpc-title", "unframed title '%s'", b.title.c_str ());
+}
+GST_END_TEST;
+
+GST_START_TEST (test_seek)
+{
+  std::string path = make_flac ("seek", 2, 16, 44100, 4.0, "-5");
+  if (path.empty ())
+    return;
+  GstClockTime pos = g_have_flac_tool ? 2 * GST_SECOND : GST_SECOND;
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  Decoded a = run_pipeline (src (path) + " ! flacparse ! " + dec ("batch-frames=4"), pos);
+  fail_unless (a.error.empty (), "%s", a.error.c_str ());
+  fail_unless (!a.pts.empty ());
+  /* output starts at (or clipped to) the seek position and is the same audio */
+  size_t first = (size_t) gst_util_uint64_scale (a.pts[0], 44100, GST_SECOND);
+  fail_unless (a.pts[0] >= pos - GST_MSECOND && a.pts[0] <= pos + 100 * GST_MSECOND,
+      "first pts %" GST_TIME_FORMAT, GST_TIME_ARGS (a.pts[0]));
+  size_t off = first * 4;
+  fail_unless (off + a.pcm.size () <= ref.pcm.size () + 8);
+  size_t n = std::min (a.pcm.size (), ref.pcm.size () - off);
+  fail_unless (n > 44100 * 2, "too little after the seek");
+  fail_unless (memcmp (a.pcm.data (), ref.pcm.data () + off, n) == 0, "audio after seek differs");
+  for (const std::string &w : a.warnings)
+    fail_unless (w.find ("MD5") == std::string::npos, "MD5 checked after a seek: %s", w.c_str ());
+}
+GST_END_TEST;
+
+GST_START_TEST (test_seek_unframed)
+{
+  /* filesrc ! cudaflacdec: the element turns the TIME seek into a byte seek
+   * (seek table or estimate), resynchronises on the next frame and trims the
+   * output to start exactly at the target. */
+  std::string path = make_flac ("seek", 2, 16, 44100, 4.0, "-5");
+  if (path.empty ())
+    return;
+  GstClockTime pos = g_have_flac_tool ? 2 * GST_SECOND : GST_SECOND;
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  Decoded a = run_pipeline (src (path) + " ! " + dec ("chunk-size=65536"), pos);
+  fail_unless (a.error.empty (), "%s", a.error.c_str ());
+  fail_unless (!a.pts.empty (), "no output after the seek");
+  fail_unless (a.pts[0] == pos, "first pts %" GST_TIME_FORMAT, GST_TIME_ARGS (a.pts[0]));
+  size_t off = (size_t) gst_util_uint64_scale (pos, 44100, GST_SECOND) * 4;
+  fail_unless (off + a.pcm.size () == ref.pcm.size (), "%zu bytes after the seek, %zu expected", a.pcm.size (),
+      ref.pcm.size () - off);
+  fail_unless (memcmp (a.pcm.data (), ref.pcm.data () + off, a.pcm.size ()) == 0,
+      "audio after an unframed seek differs");
+  for (const std::string &w : a.warnings)
+    fail_unless (w.find ("MD5") == std::string::npos, "MD5 checked after a seek: %s", w.c_str ());
+}
+GST_END_TEST;
+
+static std::string corrupt_copy (const std::string &path, const char *name, bool md5_only)
+{
+  std::vector<uint8_t> f;
+  flac_test::read_file (path, &f);
+  if (md5_only) {
+    f[8 + 18 + 5] ^= 0x55; /* "fLaC", block header, 18 bytes into STREAMINFO: MD5 */
+  } else {
+    /* flip a byte in the middle of the file (inside a frame) */
+    f[f.size () / 2] ^= 0x10;
+  }
+  std::string out = g_dir + "/" + name;
+  flac_test::write_file (out, f);
+  return out;
+}
+
+GST_START_TEST (test_md5_mismatch_warning)
+{
+  std::string good = make_flac ("md5", 2, 16, 44100, 1.0, "-5");
+  if (good.empty ())
+    return;
+  std::string path = corrupt_copy (good, "md5bad.flac", true);
+  for (const char *chain : { " ! flacparse ! ", " ! " }) {
+    Decoded a = run_pipeline (src (path) + chain + dec ());
+    bool found = false;
+    for (const std::string &w : a.warnings)
+      found |= w.find ("MD5") != std::string::npos && w.find ("stream") != std::string::npos;
+    fail_unless (found, "no MD5 mismatch warning (%s)", chain);
+    Decoded b = run_pipeline (src (path) + chain + dec ("check-md5=false"));
+    for (const std::string &w : b.warnings)
+      fail_unless (w.find ("MD5") == std::string::npos, "MD5 warning with check-md5=false");
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST (test_corrupt_frame)
+{
+  std::string good = make_flac ("corrupt", 2, 16, 44100, 3.0, "-5 -b 4096");
+  if (good.empty ())
+    return;
+  std::string path = corrupt_copy (good, "corrupt-bad.flac", false);
+  Decoded ref = run_pipeline (src (good) + " ! flacparse ! flacdec");
+  Decoded a = run_pipeline (src (path) + " ! " + dec ());
+  fail_unless (a.error.empty (), "%s", a.error.c_str ());
+  bool frame_warned = false;
+  for (const std::string &w : a.warnings)
+    frame_warned |= w.find ("frame") != std::string::npos && w.find ("silence") != std::string::npos;
+  fail_unless (frame_warned, "no warning naming the corrupt frame");
+  fail_unless (a.pcm.size () == ref.pcm.size (), "duration changed: %zu vs %zu", a.pcm.size (), ref.pcm.size ());
+  size_t differing = 0;
+  for (size_t i = 0; i + 4 <= a.pcm.size (); i += 4)
+    differing += memcmp (a.pcm.data () + i, ref.pcm.data () + i, 4) != 0;
+  fail_unless (differing <= 4096 * 2, "%zu samples differ, more than one frame", differing);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_parameter_change)
+{
+  /* Two streams back to back through one element (framed): the second has
+   * another rate, channel count and depth; output caps follow. */
+  std::string a = make_flac ("pc1", 2, 16, 44100, 1.0, "-5");
+  std::string b = make_flac ("pc2", 1, 24, 48000, 1.0, "-5");
+  if (a.empty () || b.empty ())
+    return;
+  Decoded ra = run_pipeline (src (a) + " ! flacparse ! flacdec");
+  Decoded rb = run_pipeline (src (b) + " ! flacparse ! flacdec");
+  GstHarness *h = gst_harness_new_parse (dec ("batch-frames=2").c_str ());
+  std::vector<uint8_t> pcm;
+  std::vector<std::string> caps;
+  for (const std::string &path : { a, b }) {
+    /* frames from flacparse, pushed with the caps flacparse gives */
+    GstHarness *p = gst_harness_new_parse ("flacparse");
+    gst_harness_set_src_caps_str (p, "audio/x-flac");
+    std::vector<uint8_t> file;
+    flac_test::read_file (path, &file);
+    gst_harness_push (p, gst_buffer_new_memdup (file.data (), file.size ()));
+    gst_harness_push_event (p, gst_event_new_eos ());
+    GstCaps *pc = gst_pad_get_current_caps (p->sinkpad);
+    gst_harness_set_src_caps (h, pc);
+    while (GstBuffer *f = gst_harness_try_pull (p))
+      fail_unless_equals_int (gst_harness_push (h, f), GST_FLOW_OK);
+    gst_harness_teardown (p);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  while (GstBuffer *o = gst_harness_try_pull (h)) {
+    GstMapInfo map;
+    gst_buffer_map (o, &map, GST_MAP_READ);
+    pcm.insert (pcm.end (), map.data, map.data + map.size);
+    gst_buffer_unmap (o, &map);
+    gst_buffer_unref (o);
+  }
+  GstCaps *c = gst_pad_get_current_caps (h->sinkpad);
+  gchar *cs = gst_caps_to_string (c);
+  fail_unless (rb.caps == cs, "final caps %s, expected %s", cs, rb.caps.c_str ());
+  g_free (cs);
+  gst_caps_unref (c);
+  std::vector<uint8_t> expect = ra.pcm;
+  expect.insert (expect.end (), rb.pcm.begin (), rb.pcm.end ());
+  fail_unless (pcm == expect, "PCM across the change differs (%zu vs %zu bytes)", pcm.size (), expect.size ());
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* Is a CUDA device usable? (dlopen, so the test needs no CUDA at build time) */
+static bool cuda_usable ()
+{
+  void *lib = dlopen ("libcuda.so.1", RTLD_NOW);
+  if (!lib)
+    return false;
+  typedef int (*InitFn) (unsigned);
+  typedef int (*CountFn) (int *);
+  InitFn init = (InitFn) dlsym (lib, "cuInit");
+  CountFn count = (CountFn) dlsym (lib, "cuDeviceGetCount");
+  int n = 0;
+  bool ok = init && count && init (0) == 0 && count (&n) == 0 && n > 0;
+  return ok;
+}
+
+static Suite *cudaflacdec_suite (void)
+{
+  Suite *s = suite_create ("cudaflacdec-" GPC_TEST_BACKEND);
+  TCase *tc = tcase_create ("general");
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_generated_vs_flacdec);
+  tcase_add_test (tc, test_32bit_vs_flac_tool);
+  tcase_add_test (tc, test_vectors_vs_flacdec);
+  tcase_add_test (tc, test_harness_batches);
+  tcase_add_test (tc, test_tags);
+  tcase_add_test (tc, test_seek);
+  tcase_add_test (tc, test_seek_unframed);
+  tcase_add_test (tc, test_md5_mismatch_warning);
+  tcase_add_test (tc, test_corrupt_frame);
+  tcase_add_test (tc, test_parameter_change);
+  return s;
+}
+
+int main (int argc, char **argv)
+{
+  gst_check_init (&argc, &argv);
+  g_have_flac_tool = flac_test::have_flac_tool ();
+  if (!g_have_flac_tool)
+    printf ("flac tool missing: using tests/media/flac (fewer cases)\n");
+  if (strcmp (GPC_TEST_BACKEND, "cuda") == 0 && !cuda_usable ())
+    gpc_test::skip ("no usable CUDA device (libcuda.so.1 / cuInit / device count)");
+  GstElement *e = gst_element_factory_make ("cudaflacdec", NULL);
+  if (!e)
+    gpc_test::skip ("cudaflacdec not found in GST_PLUGIN_PATH");
+  gst_object_unref (e);
+  if (!gst_element_factory_find ("flacdec") || !gst_element_factory_find ("flacparse"))
+    gpc_test::skip ("flacparse/flacdec (gst-plugins-good) missing");
+  g_dir = flac_test::scratch_dir ("element-" GPC_TEST_BACKEND);
+  gpc_test::seed ();
+  Suite *s = cudaflacdec_suite ();
+  SRunner *sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  int failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? 1 : 0;
+}
