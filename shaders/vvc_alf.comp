@@ -1,0 +1,475 @@
+// gst-gpucodecs
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//
+// H.266/VVC adaptive loop filter: luma classification + 7x7 diamond filter,
+// chroma 5x5 diamond filter and CC-ALF, bit-exact with gst/vvcalf's CPU
+// reference (docs/vvcalf-reference.md is the contract: same windows, same
+// padding, same integer arithmetic).
+//
+// One workgroup filters a 32x16 tile of one plane (gl_WorkGroupID.z: 0 Y,
+// 1 Cb, 2 Cr); each invocation filters 4 horizontally adjacent samples,
+// which always share one CTB, one side of every virtual boundary (they are
+// multiples of 8 luma samples) and, for luma, one 4x4 classification block.
+// So the read window, the row-dependent tap distances and the coefficients
+// are computed once per invocation.
+//
+// Luma classification is merged into the same pass: the 32 4x4 blocks of a
+// luma tile are classified by 4 invocations each (two of the window's eight
+// rows per invocation), partial gradient sums go through shared memory, and
+// every invocation finishes the class of its own block from them.
+//
+// Samples are 8-bit or 16-bit (value = sample) little-endian containers in
+// uint[] storage buffers: GStreamer 1.22 enables no 8/16-bit storage feature.
+// Output rows start at 4-byte aligned offsets, so each invocation writes
+// whole words. No 64-bit types: the one 36-bit product comparison of the
+// classification uses umulExtended.
+#version 450
+
+#define TILE_W 32
+#define TILE_H 16
+#define NTHREADS 128  // (TILE_W / 4) * TILE_H
+#define NBLOCKS 32    // 4x4 luma blocks per tile
+
+layout (local_size_x = NTHREADS) in;
+
+layout (std430, binding = 0) readonly buffer InY { uint in_y[]; };
+layout (std430, binding = 1) readonly buffer InCb { uint in_cb[]; };
+layout (std430, binding = 2) readonly buffer InCr { uint in_cr[]; };
+layout (std430, binding = 3) writeonly buffer OutY { uint out_y[]; };
+layout (std430, binding = 4) writeonly buffer OutCb { uint out_cb[]; };
+layout (std430, binding = 5) writeonly buffer OutCr { uint out_cr[]; };
+
+layout (std430, binding = 6) readonly buffer AlfPicParams {
+  int width, height, chroma_format, shift_x, shift_y, bit_depth, ctb_log2, ctb_size;
+  int ctbs_x, ctbs_y, vb_last_row, num_vb_x, num_vb_y;
+  int vb_x[3];
+  int vb_y[3];
+  int reserved[13];
+  int luma_coeff[24 * 25 * 12];   // [(set * 25 + class) * 12 + j]
+  int luma_clip[24 * 25 * 12];
+  int chroma_coeff[64 * 6];       // [filter * 6 + j]
+  int chroma_clip[64 * 6];
+  int cc_coeff[2 * 32 * 8];       // [(c * 32 + filter) * 8 + j]
+} pic;
+
+struct AlfCtb {
+  int flags;
+  int luma_set;
+  int chroma_filter[2];
+  int cc_filter[2];
+  int reserved[2];
+};
+layout (std430, binding = 7) readonly buffer AlfCtbParams { AlfCtb ctb[]; };
+
+// Byte offsets and strides of each plane (Y, Cb, Cr) in its buffer.
+layout (push_constant) uniform Push {
+  uint in_off[3];
+  uint in_stride[3];
+  uint out_off[3];    // multiples of 4
+  uint out_stride[3]; // multiples of 4
+  uint wide;          // 0: 8-bit containers, 1: 16-bit little-endian
+} pc;
+
+#define CTB_Y 1
+#define CTB_CB 2
+#define EDGE_LEFT 8
+#define EDGE_RIGHT 16
+#define EDGE_TOP 32
+#define EDGE_BOTTOM 64
+#define CORNER_TL 128
+#define CORNER_BR 256
+
+const int kActToVar[16] = int[16] (0, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4);
+const int kDirToTranspose[8] = int[8] (0, 1, 0, 2, 2, 3, 1, 3);
+const int kTranspose[48] = int[48] (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    9, 4, 10, 8, 1, 5, 11, 7, 3, 0, 2, 6,
+    0, 3, 2, 1, 8, 7, 6, 5, 4, 9, 10, 11,
+    9, 8, 10, 4, 3, 7, 11, 5, 1, 0, 2, 6);
+// Luma taps: (dx, level) of the first sample of each symmetric pair.
+const int kLumaDx[12] = int[12] (0, 1, 0, -1, 2, 1, 0, -1, -2, 3, 2, 1);
+const int kLumaLevel[12] = int[12] (3, 2, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0);
+const int kChromaDx[6] = int[6] (0, 1, 0, -1, 2, 1);
+const int kChromaLevel[6] = int[6] (2, 1, 1, 1, 0, 0);
+
+// Partial gradient sums (sV, sH, sD0, sD1) of each block, per quarter.
+shared uint part_sums[NBLOCKS * 4][4];
+
+uint load_word (uint p, uint i)
+{
+  if (p == 0u)
+    return in_y[i];
+  if (p == 1u)
+    return in_cb[i];
+  return in_cr[i];
+}
+
+int load_sample (uint p, int x, int y)
+{
+  uint a = pc.in_off[p] + uint (y) * pc.in_stride[p] + (uint (x) << pc.wide);
+  uint w = load_word (p, a >> 2);
+  if (pc.wide != 0u)
+    return int ((w >> ((a & 2u) * 8u)) & 0xffffu);
+  return int ((w >> ((a & 3u) * 8u)) & 0xffu);
+}
+
+void store_word (uint p, uint i, uint v)
+{
+  if (p == 0u)
+    out_y[i] = v;
+  else if (p == 1u)
+    out_cb[i] = v;
+  else
+    out_cr[i] = v;
+}
+
+// Writes 4 samples at (x, y), x a multiple of 4.
+void store4 (uint p, int x, int y, ivec4 v)
+{
+  uint a = pc.out_off[p] + uint (y) * pc.out_stride[p] + (uint (x) << pc.wide);
+  uvec4 u = uvec4 (v);
+  if (pc.wide != 0u) {
+    store_word (p, a >> 2, u.x | (u.y << 16));
+    store_word (p, (a >> 2) + 1u, u.z | (u.w << 16));
+  } else {
+    store_word (p, a >> 2, u.x | (u.y << 8) | (u.z << 16) | (u.w << 24));
+  }
+}
+
+// The read window of vvc_alf_window: CTB (col, row), plane subsampled by
+// (sx, sy), current sample (cx, cy).
+struct Win {
+  int xmin, xmax, ymin, ymax;
+  int x0, y0, w, h;
+  int corner;
+};
+
+Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
+{
+  Win w;
+  w.w = pic.ctb_size >> sx;
+  w.h = pic.ctb_size >> sy;
+  w.x0 = col * w.w;
+  w.y0 = row * w.h;
+  w.xmin = 0;
+  w.ymin = 0;
+  w.xmax = (pic.width >> sx) - 1;
+  w.ymax = (pic.height >> sy) - 1;
+  if ((flags & EDGE_LEFT) != 0)
+    w.xmin = w.x0;
+  if ((flags & EDGE_RIGHT) != 0)
+    w.xmax = min (w.xmax, w.x0 + w.w - 1);
+  if ((flags & EDGE_TOP) != 0)
+    w.ymin = w.y0;
+  if ((flags & EDGE_BOTTOM) != 0)
+    w.ymax = min (w.ymax, w.y0 + w.h - 1);
+  for (int i = 0; i < pic.num_vb_x; i++) {
+    int v = pic.vb_x[i] >> sx;
+    if (v <= cx)
+      w.xmin = max (w.xmin, v);
+    else
+      w.xmax = min (w.xmax, v - 1);
+  }
+  for (int i = 0; i < pic.num_vb_y; i++) {
+    int v = pic.vb_y[i] >> sy;
+    if (v <= cy)
+      w.ymin = max (w.ymin, v);
+    else
+      w.ymax = min (w.ymax, v - 1);
+  }
+  w.corner = flags & (CORNER_TL | CORNER_BR);
+  return w;
+}
+
+int fetch (uint p, Win w, int x, int y)
+{
+  x = clamp (x, w.xmin, w.xmax);
+  y = clamp (y, w.ymin, w.ymax);
+  if ((w.corner & CORNER_TL) != 0 && x < w.x0 && y < w.y0)
+    x = w.x0;
+  if ((w.corner & CORNER_BR) != 0 && x >= w.x0 + w.w && y >= w.y0 + w.h)
+    x = w.x0 + w.w - 1;
+  return load_sample (p, x, y);
+}
+
+bool line_buffer_active (int row)
+{
+  if (pic.vb_last_row != 0)
+    return true;
+  int y_ctb = row << pic.ctb_log2;
+  return !(row == pic.ctbs_y - 1 && pic.height - y_ctb <= pic.ctb_size - 4);
+}
+
+// a * b > c * d for values below 2^19 (products up to 38 bits).
+bool product_greater (uint a, uint b, uint c, uint d)
+{
+  uint hi1, lo1, hi2, lo2;
+  umulExtended (a, b, hi1, lo1);
+  umulExtended (c, d, hi2, lo2);
+  return hi1 > hi2 || (hi1 == hi2 && lo1 > lo2);
+}
+
+// ------------------------------------------------------------------ luma
+
+// Quarter `q` (window rows -2 + 2q, -1 + 2q) of the gradient sums of the
+// block at (bx, by).
+uvec4 classify_part (int bx, int by, int q)
+{
+  const int col = bx >> pic.ctb_log2, row = by >> pic.ctb_log2;
+  const int flags = ctb[row * pic.ctbs_x + col].flags;
+  const Win win = make_window (flags, col, row, 0, 0, bx, by);
+  const int y_ctb = row << pic.ctb_log2;
+  const int s = pic.ctb_size;
+  const bool lb = line_buffer_active (row);
+  int j0 = -2, j1 = 5;
+  if (lb && by - y_ctb == s - 8)
+    j1 = 3;
+  else if (lb && by - y_ctb == s - 4)
+    j0 = 0;
+
+  uvec4 sums = uvec4 (0u);
+  for (int jj = 0; jj < 2; jj++) {
+    const int j = -2 + 2 * q + jj;
+    if (j < j0 || j > j1)
+      continue;
+    const int y = by + j;
+    int up = y - 1, dn = y + 1;
+    if (lb && y - y_ctb == s - 4)
+      up = y;
+    if (lb && y - y_ctb == s - 5)
+      dn = y;
+    for (int i = -2 + (j & 1); i <= 5; i += 2) {
+      const int x = bx + i;
+      const int c2 = 2 * fetch (0u, win, x, y);
+      sums.x += uint (abs (c2 - fetch (0u, win, x, up) - fetch (0u, win, x, dn)));
+      sums.y += uint (abs (c2 - fetch (0u, win, x - 1, y) - fetch (0u, win, x + 1, y)));
+      sums.z += uint (abs (c2 - fetch (0u, win, x - 1, up) - fetch (0u, win, x + 1, dn)));
+      sums.w += uint (abs (c2 - fetch (0u, win, x + 1, up) - fetch (0u, win, x - 1, dn)));
+    }
+  }
+  return sums;
+}
+
+// (filtIdx, transposeIdx) of block `b` of the tile, whose top-left luma
+// row relative to its CTB is `yb`.
+ivec2 finish_class (int b, int yb, bool lb)
+{
+  uvec4 s = uvec4 (0u);
+  for (int q = 0; q < 4; q++)
+    s += uvec4 (part_sums[b * 4 + q][0], part_sums[b * 4 + q][1],
+        part_sums[b * 4 + q][2], part_sums[b * 4 + q][3]);
+  const uint sv = s.x, sh = s.y, sd0 = s.z, sd1 = s.w;
+  uint ac = 64u;
+  if (lb && (yb == pic.ctb_size - 8 || yb == pic.ctb_size - 4))
+    ac = 96u;
+  const uint act = min (15u, ((sv + sh) * ac) >> uint (pic.bit_depth + 4));
+  const int avg_var = kActToVar[act];
+
+  uint hv1, hv0, d1, d0;
+  int dir_hv, dir_d;
+  if (sv > sh) {
+    hv1 = sv; hv0 = sh; dir_hv = 1;
+  } else {
+    hv1 = sh; hv0 = sv; dir_hv = 3;
+  }
+  if (sd0 > sd1) {
+    d1 = sd0; d0 = sd1; dir_d = 0;
+  } else {
+    d1 = sd1; d0 = sd0; dir_d = 2;
+  }
+  int dir1, dir2;
+  uint hvd1, hvd0;
+  if (product_greater (d1, hv0, hv1, d0)) {
+    dir1 = dir_d; dir2 = dir_hv; hvd1 = d1; hvd0 = d0;
+  } else {
+    dir1 = dir_hv; dir2 = dir_d; hvd1 = hv1; hvd0 = hv0;
+  }
+  // hvd < 2^19: 9 * hvd0 fits 32 bits.
+  int dir_s = 0;
+  if (2u * hvd1 > 9u * hvd0)
+    dir_s = 2;
+  else if (hvd1 > 2u * hvd0)
+    dir_s = 1;
+  const int filt = avg_var + (dir_s != 0 ? (((dir1 & 1) << 1) + dir_s) * 5 : 0);
+  return ivec2 (filt, kDirToTranspose[dir1 * 2 + (dir2 >> 1)]);
+}
+
+void luma_tile (int tx, int ty)
+{
+  const uint lid = gl_LocalInvocationIndex;
+
+  // Classification quarters: block lid / 4, quarter lid % 4.
+  {
+    const int b = int (lid >> 2), q = int (lid & 3u);
+    const int bx = tx + 4 * (b & 7), by = ty + 4 * (b >> 3);
+    uvec4 s = uvec4 (0u);
+    if (bx < pic.width && by < pic.height) {
+      const int col = bx >> pic.ctb_log2, row = by >> pic.ctb_log2;
+      if ((ctb[row * pic.ctbs_x + col].flags & CTB_Y) != 0)
+        s = classify_part (bx, by, q);
+    }
+    part_sums[lid][0] = s.x;
+    part_sums[lid][1] = s.y;
+    part_sums[lid][2] = s.z;
+    part_sums[lid][3] = s.w;
+  }
+  barrier ();
+
+  const int gx = int (lid & 7u), gy = int (lid >> 3);
+  const int x = tx + 4 * gx, y = ty + gy;
+  if (x >= pic.width || y >= pic.height)
+    return;
+  const int col = x >> pic.ctb_log2, row = y >> pic.ctb_log2;
+  const AlfCtb c = ctb[row * pic.ctbs_x + col];
+  const Win win = make_window (c.flags, col, row, 0, 0, x, y);
+  ivec4 res;
+  if ((c.flags & CTB_Y) == 0) {
+    for (int k = 0; k < 4; k++)
+      res[k] = fetch (0u, win, x + k, y);
+    store4 (0u, x, y, res);
+    return;
+  }
+
+  const bool lb = line_buffer_active (row);
+  const int y_ctb = row << pic.ctb_log2;
+  const ivec2 cls = finish_class ((gy >> 2) * 8 + gx, (y & ~3) - y_ctb, lb);
+
+  const int r = y - y_ctb, vb = pic.ctb_size - 4;
+  int dist[4] = int[4] (0, 1, 2, 3);
+  int shift = 7;
+  if (lb) {
+    if (r == vb - 1 || r == vb) {
+      dist[1] = 0; dist[2] = 0; dist[3] = 0;
+      shift = 10;
+    } else if (r == vb - 2 || r == vb + 1) {
+      dist[2] = 1; dist[3] = 1;
+    } else if (r == vb - 3 || r == vb + 2) {
+      dist[3] = 2;
+    }
+  }
+
+  const int base = (c.luma_set * 25 + cls.x) * 12;
+  int f[12], cl[12];
+  for (int k = 0; k < 12; k++) {
+    const int t = kTranspose[cls.y * 12 + k];
+    f[k] = pic.luma_coeff[base + t];
+    cl[k] = pic.luma_clip[base + t];
+  }
+  const int maxv = (1 << pic.bit_depth) - 1;
+  for (int s = 0; s < 4; s++) {
+    const int xs = x + s;
+    const int cur = fetch (0u, win, xs, y);
+    int sum = 0;
+    for (int k = 0; k < 12; k++) {
+      const int dx = kLumaDx[k], dy = dist[kLumaLevel[k]];
+      const int a = fetch (0u, win, xs + dx, y + dy) - cur;
+      const int b = fetch (0u, win, xs - dx, y - dy) - cur;
+      sum += f[k] * (clamp (a, -cl[k], cl[k]) + clamp (b, -cl[k], cl[k]));
+    }
+    res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv);
+  }
+  store4 (0u, x, y, res);
+}
+
+// ---------------------------------------------------------------- chroma
+
+void chroma_tile (uint p, int tx, int ty)
+{
+  const uint lid = gl_LocalInvocationIndex;
+  const int sx = pic.shift_x, sy = pic.shift_y;
+  const int gx = int (lid & 7u), gy = int (lid >> 3);
+  const int x = tx + 4 * gx, y = ty + gy;
+  if (x >= (pic.width >> sx) || y >= (pic.height >> sy))
+    return;
+  const int ci = int (p) - 1;
+  const int col = (x << sx) >> pic.ctb_log2, row = (y << sy) >> pic.ctb_log2;
+  const AlfCtb c = ctb[row * pic.ctbs_x + col];
+  const Win win = make_window (c.flags, col, row, sx, sy, x, y);
+  const bool lb = line_buffer_active (row);
+  const int maxv = (1 << pic.bit_depth) - 1;
+  ivec4 res;
+
+  // Chroma ALF (or the input where it is off).
+  if ((c.flags & (CTB_CB << ci)) == 0) {
+    for (int k = 0; k < 4; k++)
+      res[k] = fetch (p, win, x + k, y);
+  } else {
+    const int r = y - win.y0, vb = (pic.ctb_size >> sy) - 2;
+    int dist[3] = int[3] (0, 1, 2);
+    int shift = 7;
+    if (lb) {
+      if (r == vb - 1 || r == vb) {
+        dist[1] = 0; dist[2] = 0;
+        shift = 10;
+      } else if (r == vb - 2 || r == vb + 1) {
+        dist[2] = 1;
+      }
+    }
+    const int base = c.chroma_filter[ci] * 6;
+    int f[6], cl[6];
+    for (int k = 0; k < 6; k++) {
+      f[k] = pic.chroma_coeff[base + k];
+      cl[k] = pic.chroma_clip[base + k];
+    }
+    for (int s = 0; s < 4; s++) {
+      const int xs = x + s;
+      const int cur = fetch (p, win, xs, y);
+      int sum = 0;
+      for (int k = 0; k < 6; k++) {
+        const int dx = kChromaDx[k], dy = dist[kChromaLevel[k]];
+        const int a = fetch (p, win, xs + dx, y + dy) - cur;
+        const int b = fetch (p, win, xs - dx, y - dy) - cur;
+        sum += f[k] * (clamp (a, -cl[k], cl[k]) + clamp (b, -cl[k], cl[k]));
+      }
+      res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv);
+    }
+  }
+
+  // CC-ALF from the pre-ALF luma through the luma window of the CTB.
+  const int ccf = c.cc_filter[ci];
+  const int yl = y << sy, r = yl - (row << pic.ctb_log2), s = pic.ctb_size;
+  bool cc = ccf >= 0;
+  int ym1 = -1, yp1 = 1, yp2 = 2;
+  if (cc && lb) {
+    if (sy == 0 && (r == s - 4 || r == s - 3))
+      cc = false;
+    if (r == s - 6 || r == s - 3)
+      yp2 = 1;
+    else if (r == s - 5 || r == s - 4) {
+      ym1 = 0; yp1 = 0; yp2 = 0;
+    }
+  }
+  if (cc) {
+    const int base = (ci * 32 + ccf) * 8;
+    int f[7];
+    for (int k = 0; k < 7; k++)
+      f[k] = pic.cc_coeff[base + k];
+    const Win lw = make_window (c.flags, col, row, 0, 0, x << sx, yl);
+    const int hlim = 1 << (pic.bit_depth - 1);
+    for (int k = 0; k < 4; k++) {
+      const int xl = (x + k) << sx;
+      const int cur = fetch (0u, lw, xl, yl);
+      const int sum = f[0] * (fetch (0u, lw, xl, yl + ym1) - cur)
+          + f[1] * (fetch (0u, lw, xl - 1, yl) - cur)
+          + f[2] * (fetch (0u, lw, xl + 1, yl) - cur)
+          + f[3] * (fetch (0u, lw, xl - 1, yl + yp1) - cur)
+          + f[4] * (fetch (0u, lw, xl, yl + yp1) - cur)
+          + f[5] * (fetch (0u, lw, xl + 1, yl + yp1) - cur)
+          + f[6] * (fetch (0u, lw, xl, yl + yp2) - cur);
+      const int delta = clamp ((sum + 64) >> 7, -hlim, hlim - 1);
+      res[k] = clamp (res[k] + delta, 0, maxv);
+    }
+  }
+  store4 (p, x, y, res);
+}
+
+void main ()
+{
+  const uint p = gl_WorkGroupID.z;
+  const int tx = int (gl_WorkGroupID.x) * TILE_W;
+  const int ty = int (gl_WorkGroupID.y) * TILE_H;
+  if (p == 0u)
+    luma_tile (tx, ty);
+  else
+    chroma_tile (p, tx, ty);
+}
