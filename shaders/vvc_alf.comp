@@ -6,12 +6,21 @@
 // reference (docs/vvcalf-reference.md is the contract: same windows, same
 // padding, same integer arithmetic).
 //
-// One workgroup filters a 32x16 tile of one plane (gl_WorkGroupID.z: 0 Y,
-// 1 Cb, 2 Cr); each invocation filters 4 horizontally adjacent samples,
-// which always share one CTB, one side of every virtual boundary (they are
-// multiples of 8 luma samples) and, for luma, one 4x4 classification block.
-// So the read window, the row-dependent tap distances and the coefficients
-// are computed once per invocation.
+// One workgroup filters a 32x16 tile of luma (gl_WorkGroupID.z = 0) or of
+// both chroma planes (z = 1, sharing the luma that CC-ALF reads); each
+// invocation filters 4 horizontally adjacent samples (of each chroma
+// plane), which always share one CTB, one side of every virtual boundary
+// (they are multiples of 8 luma samples) and, for luma, one 4x4
+// classification block. So the read window, the row-dependent tap
+// distances and the coefficients are computed once per invocation.
+//
+// A workgroup first loads its tile plus an apron (3 samples for luma, 2 for
+// chroma, the collocated luma area for CC-ALF) into shared memory, clamped
+// to the picture only. Every tap then applies the full window rule to its
+// coordinates exactly as the reference does and reads shared memory: a
+// clamped coordinate lies between the current sample and the tap, or (slice
+// corner rule) inside the current sample's CTB on the tap's side, so always
+// inside the loaded area.
 //
 // Luma classification is merged into the same pass: the 32 4x4 blocks of a
 // luma tile are classified by 4 invocations each (two of the window's eight
@@ -181,7 +190,35 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
   return w;
 }
 
-int fetch (uint p, Win w, int x, int y)
+// Loaded samples. Luma tiles: (TILE_W + 6) x (TILE_H + 6) from offset 0.
+// Chroma tiles: Cb and Cr, (TILE_W + 4) x (TILE_H + 4) each, then the luma
+// area of CC-ALF, at most (2 TILE_W + 1) x (2 TILE_H + 2).
+#define LUMA_AP 3
+#define LW (TILE_W + 2 * LUMA_AP)
+#define LH (TILE_H + 2 * LUMA_AP)
+#define CHROMA_AP 2
+#define CW (TILE_W + 2 * CHROMA_AP)
+#define CH (TILE_H + 2 * CHROMA_AP)
+#define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
+shared int smem[2 * CW * CH + CC_MAX];
+
+// A rectangle of a plane in shared memory.
+struct Region {
+  int base, stride, ox, oy;  // smem offset, row length, plane position of its origin
+};
+
+// Loads the w x h area of plane p at (r.ox, r.oy), clamped to the picture.
+void load_region (uint p, Region r, int w, int h, int pw, int ph)
+{
+  for (int i = int (gl_LocalInvocationIndex); i < w * h; i += NTHREADS) {
+    const int ry = i / w, rx = i - ry * w;
+    smem[r.base + ry * r.stride + rx] = load_sample (p, clamp (r.ox + rx, 0, pw - 1),
+        clamp (r.oy + ry, 0, ph - 1));
+  }
+}
+
+// vvc_alf_fetch: the window rule, then the loaded sample.
+int fetch (Region r, Win w, int x, int y)
 {
   x = clamp (x, w.xmin, w.xmax);
   y = clamp (y, w.ymin, w.ymax);
@@ -189,7 +226,7 @@ int fetch (uint p, Win w, int x, int y)
     x = w.x0;
   if ((w.corner & CORNER_BR) != 0 && x >= w.x0 + w.w && y >= w.y0 + w.h)
     x = w.x0 + w.w - 1;
-  return load_sample (p, x, y);
+  return smem[r.base + (y - r.oy) * r.stride + (x - r.ox)];
 }
 
 bool line_buffer_active (int row)
@@ -213,7 +250,7 @@ bool product_greater (uint a, uint b, uint c, uint d)
 
 // Quarter `q` (window rows -2 + 2q, -1 + 2q) of the gradient sums of the
 // block at (bx, by).
-uvec4 classify_part (int bx, int by, int q)
+uvec4 classify_part (Region rl, int bx, int by, int q)
 {
   const int col = bx >> pic.ctb_log2, row = by >> pic.ctb_log2;
   const int flags = ctb[row * pic.ctbs_x + col].flags;
@@ -240,11 +277,11 @@ uvec4 classify_part (int bx, int by, int q)
       dn = y;
     for (int i = -2 + (j & 1); i <= 5; i += 2) {
       const int x = bx + i;
-      const int c2 = 2 * fetch (0u, win, x, y);
-      sums.x += uint (abs (c2 - fetch (0u, win, x, up) - fetch (0u, win, x, dn)));
-      sums.y += uint (abs (c2 - fetch (0u, win, x - 1, y) - fetch (0u, win, x + 1, y)));
-      sums.z += uint (abs (c2 - fetch (0u, win, x - 1, up) - fetch (0u, win, x + 1, dn)));
-      sums.w += uint (abs (c2 - fetch (0u, win, x + 1, up) - fetch (0u, win, x - 1, dn)));
+      const int c2 = 2 * fetch (rl, win, x, y);
+      sums.x += uint (abs (c2 - fetch (rl, win, x, up) - fetch (rl, win, x, dn)));
+      sums.y += uint (abs (c2 - fetch (rl, win, x - 1, y) - fetch (rl, win, x + 1, y)));
+      sums.z += uint (abs (c2 - fetch (rl, win, x - 1, up) - fetch (rl, win, x + 1, dn)));
+      sums.w += uint (abs (c2 - fetch (rl, win, x + 1, up) - fetch (rl, win, x - 1, dn)));
     }
   }
   return sums;
@@ -297,6 +334,9 @@ ivec2 finish_class (int b, int yb, bool lb)
 void luma_tile (int tx, int ty)
 {
   const uint lid = gl_LocalInvocationIndex;
+  const Region rl = Region (0, LW, tx - LUMA_AP, ty - LUMA_AP);
+  load_region (0u, rl, LW, LH, pic.width, pic.height);
+  barrier ();
 
   // Classification quarters: block lid / 4, quarter lid % 4.
   {
@@ -306,7 +346,7 @@ void luma_tile (int tx, int ty)
     if (bx < pic.width && by < pic.height) {
       const int col = bx >> pic.ctb_log2, row = by >> pic.ctb_log2;
       if ((ctb[row * pic.ctbs_x + col].flags & CTB_Y) != 0)
-        s = classify_part (bx, by, q);
+        s = classify_part (rl, bx, by, q);
     }
     part_sums[lid][0] = s.x;
     part_sums[lid][1] = s.y;
@@ -325,7 +365,7 @@ void luma_tile (int tx, int ty)
   ivec4 res;
   if ((c.flags & CTB_Y) == 0) {
     for (int k = 0; k < 4; k++)
-      res[k] = fetch (0u, win, x + k, y);
+      res[k] = fetch (rl, win, x + k, y);
     store4 (0u, x, y, res);
     return;
   }
@@ -358,12 +398,12 @@ void luma_tile (int tx, int ty)
   const int maxv = (1 << pic.bit_depth) - 1;
   for (int s = 0; s < 4; s++) {
     const int xs = x + s;
-    const int cur = fetch (0u, win, xs, y);
+    const int cur = fetch (rl, win, xs, y);
     int sum = 0;
     for (int k = 0; k < 12; k++) {
       const int dx = kLumaDx[k], dy = dist[kLumaLevel[k]];
-      const int a = fetch (0u, win, xs + dx, y + dy) - cur;
-      const int b = fetch (0u, win, xs - dx, y - dy) - cur;
+      const int a = fetch (rl, win, xs + dx, y + dy) - cur;
+      const int b = fetch (rl, win, xs - dx, y - dy) - cur;
       sum += f[k] * (clamp (a, -cl[k], cl[k]) + clamp (b, -cl[k], cl[k]));
     }
     res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv);
@@ -373,15 +413,12 @@ void luma_tile (int tx, int ty)
 
 // ---------------------------------------------------------------- chroma
 
-void chroma_tile (uint p, int tx, int ty)
+// Chroma component ci (0 Cb, 1 Cr) of the 4 samples at (x, y), from the
+// loaded chroma area rc and luma area rl.
+void chroma_samples (int ci, Region rc, Region rl, int x, int y)
 {
-  const uint lid = gl_LocalInvocationIndex;
+  const uint p = uint (ci + 1);
   const int sx = pic.shift_x, sy = pic.shift_y;
-  const int gx = int (lid & 7u), gy = int (lid >> 3);
-  const int x = tx + 4 * gx, y = ty + gy;
-  if (x >= (pic.width >> sx) || y >= (pic.height >> sy))
-    return;
-  const int ci = int (p) - 1;
   const int col = (x << sx) >> pic.ctb_log2, row = (y << sy) >> pic.ctb_log2;
   const AlfCtb c = ctb[row * pic.ctbs_x + col];
   const Win win = make_window (c.flags, col, row, sx, sy, x, y);
@@ -392,7 +429,7 @@ void chroma_tile (uint p, int tx, int ty)
   // Chroma ALF (or the input where it is off).
   if ((c.flags & (CTB_CB << ci)) == 0) {
     for (int k = 0; k < 4; k++)
-      res[k] = fetch (p, win, x + k, y);
+      res[k] = fetch (rc, win, x + k, y);
   } else {
     const int r = y - win.y0, vb = (pic.ctb_size >> sy) - 2;
     int dist[3] = int[3] (0, 1, 2);
@@ -413,12 +450,12 @@ void chroma_tile (uint p, int tx, int ty)
     }
     for (int s = 0; s < 4; s++) {
       const int xs = x + s;
-      const int cur = fetch (p, win, xs, y);
+      const int cur = fetch (rc, win, xs, y);
       int sum = 0;
       for (int k = 0; k < 6; k++) {
         const int dx = kChromaDx[k], dy = dist[kChromaLevel[k]];
-        const int a = fetch (p, win, xs + dx, y + dy) - cur;
-        const int b = fetch (p, win, xs - dx, y - dy) - cur;
+        const int a = fetch (rc, win, xs + dx, y + dy) - cur;
+        const int b = fetch (rc, win, xs - dx, y - dy) - cur;
         sum += f[k] * (clamp (a, -cl[k], cl[k]) + clamp (b, -cl[k], cl[k]));
       }
       res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv);
@@ -448,14 +485,14 @@ void chroma_tile (uint p, int tx, int ty)
     const int hlim = 1 << (pic.bit_depth - 1);
     for (int k = 0; k < 4; k++) {
       const int xl = (x + k) << sx;
-      const int cur = fetch (0u, lw, xl, yl);
-      const int sum = f[0] * (fetch (0u, lw, xl, yl + ym1) - cur)
-          + f[1] * (fetch (0u, lw, xl - 1, yl) - cur)
-          + f[2] * (fetch (0u, lw, xl + 1, yl) - cur)
-          + f[3] * (fetch (0u, lw, xl - 1, yl + yp1) - cur)
-          + f[4] * (fetch (0u, lw, xl, yl + yp1) - cur)
-          + f[5] * (fetch (0u, lw, xl + 1, yl + yp1) - cur)
-          + f[6] * (fetch (0u, lw, xl, yl + yp2) - cur);
+      const int cur = fetch (rl, lw, xl, yl);
+      const int sum = f[0] * (fetch (rl, lw, xl, yl + ym1) - cur)
+          + f[1] * (fetch (rl, lw, xl - 1, yl) - cur)
+          + f[2] * (fetch (rl, lw, xl + 1, yl) - cur)
+          + f[3] * (fetch (rl, lw, xl - 1, yl + yp1) - cur)
+          + f[4] * (fetch (rl, lw, xl, yl + yp1) - cur)
+          + f[5] * (fetch (rl, lw, xl + 1, yl + yp1) - cur)
+          + f[6] * (fetch (rl, lw, xl, yl + yp2) - cur);
       const int delta = clamp ((sum + 64) >> 7, -hlim, hlim - 1);
       res[k] = clamp (res[k] + delta, 0, maxv);
     }
@@ -463,13 +500,35 @@ void chroma_tile (uint p, int tx, int ty)
   store4 (p, x, y, res);
 }
 
+void chroma_tile (int tx, int ty)
+{
+  const int sx = pic.shift_x, sy = pic.shift_y;
+  const int wc = pic.width >> sx, hc = pic.height >> sy;
+  if (tx >= wc || ty >= hc)
+    return;  // uniform: the luma-sized grid is larger than the chroma planes
+  const Region rcb = Region (0, CW, tx - CHROMA_AP, ty - CHROMA_AP);
+  const Region rcr = Region (CW * CH, CW, tx - CHROMA_AP, ty - CHROMA_AP);
+  const int lw = ((TILE_W - 1) << sx) + 3, lh = ((TILE_H - 1) << sy) + 4;
+  const Region rl = Region (2 * CW * CH, lw, (tx << sx) - 1, (ty << sy) - 1);
+  load_region (1u, rcb, CW, CH, wc, hc);
+  load_region (2u, rcr, CW, CH, wc, hc);
+  load_region (0u, rl, lw, lh, pic.width, pic.height);
+  barrier ();
+
+  const uint lid = gl_LocalInvocationIndex;
+  const int x = tx + 4 * int (lid & 7u), y = ty + int (lid >> 3);
+  if (x >= wc || y >= hc)
+    return;
+  chroma_samples (0, rcb, rl, x, y);
+  chroma_samples (1, rcr, rl, x, y);
+}
+
 void main ()
 {
-  const uint p = gl_WorkGroupID.z;
   const int tx = int (gl_WorkGroupID.x) * TILE_W;
   const int ty = int (gl_WorkGroupID.y) * TILE_H;
-  if (p == 0u)
+  if (gl_WorkGroupID.z == 0u)
     luma_tile (tx, ty);
   else
-    chroma_tile (p, tx, ty);
+    chroma_tile (tx, ty);
 }

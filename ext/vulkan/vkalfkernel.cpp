@@ -82,6 +82,7 @@ GstBuffer *VkAlfKernel::upload_params (VkExec *exec, const VvcAlfParams &p,
 bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane out[3],
     GstVulkanBufferMemory *params, const VvcAlfPicParams &pic, bool wide, GError **error)
 {
+  /* Workgroups: z = 0 luma tiles, z = 1 tiles of both chroma planes. */
   const int n = pic.chroma_format == 0 ? 1 : 3;
   AlfPush pc = {};
   VkDescriptorBufferInfo bufs[8];
@@ -101,7 +102,7 @@ bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane o
   bufs[7] = { params->buffer, kCtbOffset, VK_WHOLE_SIZE };
   return exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc,
       ((uint32_t) pic.width + kTileW - 1) / kTileW, ((uint32_t) pic.height + kTileH - 1) / kTileH,
-      (uint32_t) n, error);
+      n == 1 ? 1u : 2u, error);
 }
 
 } // namespace gpc
