@@ -202,23 +202,15 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
 #define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
 shared int smem[2 * CW * CH + CC_MAX];
 
-// A rectangle of a plane in shared memory.
+// A rectangle of a plane in shared memory. With `mapped`, every sample of
+// the tile has the same read window (one CTB, one side of every virtual
+// boundary), which was applied while loading: fetches read directly.
 struct Region {
   int base, stride, ox, oy;  // smem offset, row length, plane position of its origin
+  bool mapped;
 };
 
-// Loads the w x h area of plane p at (r.ox, r.oy), clamped to the picture.
-void load_region (uint p, Region r, int w, int h, int pw, int ph)
-{
-  for (int i = int (gl_LocalInvocationIndex); i < w * h; i += NTHREADS) {
-    const int ry = i / w, rx = i - ry * w;
-    smem[r.base + ry * r.stride + rx] = load_sample (p, clamp (r.ox + rx, 0, pw - 1),
-        clamp (r.oy + ry, 0, ph - 1));
-  }
-}
-
-// vvc_alf_fetch: the window rule, then the loaded sample.
-int fetch (Region r, Win w, int x, int y)
+ivec2 window_map (Win w, int x, int y)
 {
   x = clamp (x, w.xmin, w.xmax);
   y = clamp (y, w.ymin, w.ymax);
@@ -226,7 +218,47 @@ int fetch (Region r, Win w, int x, int y)
     x = w.x0;
   if ((w.corner & CORNER_BR) != 0 && x >= w.x0 + w.w && y >= w.y0 + w.h)
     x = w.x0 + w.w - 1;
+  return ivec2 (x, y);
+}
+
+// Loads the w x h area of plane p at (r.ox, r.oy): through the tile's
+// window `tw` when r.mapped, else clamped to the picture.
+void load_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
+{
+  for (int i = int (gl_LocalInvocationIndex); i < w * h; i += NTHREADS) {
+    const int ry = i / w, rx = i - ry * w;
+    ivec2 c = r.mapped ? window_map (tw, r.ox + rx, r.oy + ry) :
+        clamp (ivec2 (r.ox + rx, r.oy + ry), ivec2 (0), ivec2 (pw - 1, ph - 1));
+    smem[r.base + ry * r.stride + rx] = load_sample (p, c.x, c.y);
+  }
+}
+
+// vvc_alf_fetch: the window rule, then the loaded sample.
+int fetch (Region r, Win w, int x, int y)
+{
+  if (!r.mapped) {
+    ivec2 c = window_map (w, x, y);
+    x = c.x;
+    y = c.y;
+  }
   return smem[r.base + (y - r.oy) * r.stride + (x - r.ox)];
+}
+
+// Whether no virtual boundary lies strictly inside [x0, x0 + w) x [y0, y0 + h)
+// (plane coordinates, boundaries scaled by sx, sy).
+bool no_boundary_inside (int x0, int y0, int w, int h, int sx, int sy)
+{
+  for (int i = 0; i < pic.num_vb_x; i++) {
+    const int v = pic.vb_x[i] >> sx;
+    if (v > x0 && v < x0 + w)
+      return false;
+  }
+  for (int i = 0; i < pic.num_vb_y; i++) {
+    const int v = pic.vb_y[i] >> sy;
+    if (v > y0 && v < y0 + h)
+      return false;
+  }
+  return true;
 }
 
 bool line_buffer_active (int row)
@@ -334,8 +366,12 @@ ivec2 finish_class (int b, int yb, bool lb)
 void luma_tile (int tx, int ty)
 {
   const uint lid = gl_LocalInvocationIndex;
-  const Region rl = Region (0, LW, tx - LUMA_AP, ty - LUMA_AP);
-  load_region (0u, rl, LW, LH, pic.width, pic.height);
+  // An aligned tile lies in one CTB (CtbSizeY >= 32).
+  const int tcol = tx >> pic.ctb_log2, trow = ty >> pic.ctb_log2;
+  const Win tw = make_window (ctb[trow * pic.ctbs_x + tcol].flags, tcol, trow, 0, 0, tx, ty);
+  const Region rl = Region (0, LW, tx - LUMA_AP, ty - LUMA_AP,
+      no_boundary_inside (tx, ty, TILE_W, TILE_H, 0, 0));
+  load_region (0u, rl, LW, LH, pic.width, pic.height, tw);
   barrier ();
 
   // Classification quarters: block lid / 4, quarter lid % 4.
@@ -506,13 +542,21 @@ void chroma_tile (int tx, int ty)
   const int wc = pic.width >> sx, hc = pic.height >> sy;
   if (tx >= wc || ty >= hc)
     return;  // uniform: the luma-sized grid is larger than the chroma planes
-  const Region rcb = Region (0, CW, tx - CHROMA_AP, ty - CHROMA_AP);
-  const Region rcr = Region (CW * CH, CW, tx - CHROMA_AP, ty - CHROMA_AP);
+  // The tile's windows are uniform when it lies in one CTB (chroma CTBs
+  // at least as large as a tile) on one side of every virtual boundary.
+  const bool mapped = (pic.ctb_size >> sx) >= TILE_W && (pic.ctb_size >> sy) >= TILE_H
+      && no_boundary_inside (tx, ty, TILE_W, TILE_H, sx, sy);
+  const int tcol = (tx << sx) >> pic.ctb_log2, trow = (ty << sy) >> pic.ctb_log2;
+  const int tflags = ctb[trow * pic.ctbs_x + tcol].flags;
+  const Win twc = make_window (tflags, tcol, trow, sx, sy, tx, ty);
+  const Win twl = make_window (tflags, tcol, trow, 0, 0, tx << sx, ty << sy);
+  const Region rcb = Region (0, CW, tx - CHROMA_AP, ty - CHROMA_AP, mapped);
+  const Region rcr = Region (CW * CH, CW, tx - CHROMA_AP, ty - CHROMA_AP, mapped);
   const int lw = ((TILE_W - 1) << sx) + 3, lh = ((TILE_H - 1) << sy) + 4;
-  const Region rl = Region (2 * CW * CH, lw, (tx << sx) - 1, (ty << sy) - 1);
-  load_region (1u, rcb, CW, CH, wc, hc);
-  load_region (2u, rcr, CW, CH, wc, hc);
-  load_region (0u, rl, lw, lh, pic.width, pic.height);
+  const Region rl = Region (2 * CW * CH, lw, (tx << sx) - 1, (ty << sy) - 1, mapped);
+  load_region (1u, rcb, CW, CH, wc, hc, twc);
+  load_region (2u, rcr, CW, CH, wc, hc, twc);
+  load_region (0u, rl, lw, lh, pic.width, pic.height, twl);
   barrier ();
 
   const uint lid = gl_LocalInvocationIndex;
