@@ -95,11 +95,6 @@ const int kTranspose[48] = int[48] (
     9, 4, 10, 8, 1, 5, 11, 7, 3, 0, 2, 6,
     0, 3, 2, 1, 8, 7, 6, 5, 4, 9, 10, 11,
     9, 8, 10, 4, 3, 7, 11, 5, 1, 0, 2, 6);
-// Luma taps: (dx, level) of the first sample of each symmetric pair.
-const int kLumaDx[12] = int[12] (0, 1, 0, -1, 2, 1, 0, -1, -2, 3, 2, 1);
-const int kLumaLevel[12] = int[12] (3, 2, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0);
-const int kChromaDx[6] = int[6] (0, 1, 0, -1, 2, 1);
-const int kChromaLevel[6] = int[6] (2, 1, 1, 1, 0, 0);
 
 // Partial gradient sums (sV, sH, sD0, sD1) of each block, per quarter.
 shared uint part_sums[NBLOCKS * 4][4];
@@ -411,16 +406,17 @@ void luma_tile (int tx, int ty)
   const ivec2 cls = finish_class ((gy >> 2) * 8 + gx, (y & ~3) - y_ctb, lb);
 
   const int r = y - y_ctb, vb = pic.ctb_size - 4;
-  int dist[4] = int[4] (0, 1, 2, 3);
-  int shift = 7;
+  // Vertical distances of tap levels 1..3, reduced symmetrically around
+  // the line-buffer boundary.
+  int d1 = 1, d2 = 2, d3 = 3, shift = 7;
   if (lb) {
     if (r == vb - 1 || r == vb) {
-      dist[1] = 0; dist[2] = 0; dist[3] = 0;
+      d1 = 0; d2 = 0; d3 = 0;
       shift = 10;
     } else if (r == vb - 2 || r == vb + 1) {
-      dist[2] = 1; dist[3] = 1;
+      d2 = 1; d3 = 1;
     } else if (r == vb - 3 || r == vb + 2) {
-      dist[3] = 2;
+      d3 = 2;
     }
   }
 
@@ -436,12 +432,14 @@ void luma_tile (int tx, int ty)
     const int xs = x + s;
     const int cur = fetch (rl, win, xs, y);
     int sum = 0;
-    for (int k = 0; k < 12; k++) {
-      const int dx = kLumaDx[k], dy = dist[kLumaLevel[k]];
-      const int a = fetch (rl, win, xs + dx, y + dy) - cur;
-      const int b = fetch (rl, win, xs - dx, y - dy) - cur;
-      sum += f[k] * (clamp (a, -cl[k], cl[k]) + clamp (b, -cl[k], cl[k]));
-    }
+    // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
+#define LTAP(k, dx, dy) sum += f[k] * (clamp (fetch (rl, win, xs + (dx), y + (dy)) - cur, -cl[k], cl[k]) \
+        + clamp (fetch (rl, win, xs - (dx), y - (dy)) - cur, -cl[k], cl[k]))
+    LTAP (0, 0, d3);
+    LTAP (1, 1, d2); LTAP (2, 0, d2); LTAP (3, -1, d2);
+    LTAP (4, 2, d1); LTAP (5, 1, d1); LTAP (6, 0, d1); LTAP (7, -1, d1); LTAP (8, -2, d1);
+    LTAP (9, 3, 0); LTAP (10, 2, 0); LTAP (11, 1, 0);
+#undef LTAP
     res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv);
   }
   store4 (0u, x, y, res);
@@ -468,14 +466,13 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
       res[k] = fetch (rc, win, x + k, y);
   } else {
     const int r = y - win.y0, vb = (pic.ctb_size >> sy) - 2;
-    int dist[3] = int[3] (0, 1, 2);
-    int shift = 7;
+    int d1 = 1, d2 = 2, shift = 7;
     if (lb) {
       if (r == vb - 1 || r == vb) {
-        dist[1] = 0; dist[2] = 0;
+        d1 = 0; d2 = 0;
         shift = 10;
       } else if (r == vb - 2 || r == vb + 1) {
-        dist[2] = 1;
+        d2 = 1;
       }
     }
     const int base = c.chroma_filter[ci] * 6;
@@ -488,12 +485,13 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
       const int xs = x + s;
       const int cur = fetch (rc, win, xs, y);
       int sum = 0;
-      for (int k = 0; k < 6; k++) {
-        const int dx = kChromaDx[k], dy = dist[kChromaLevel[k]];
-        const int a = fetch (rc, win, xs + dx, y + dy) - cur;
-        const int b = fetch (rc, win, xs - dx, y - dy) - cur;
-        sum += f[k] * (clamp (a, -cl[k], cl[k]) + clamp (b, -cl[k], cl[k]));
-      }
+      // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
+#define CTAP(k, dx, dy) sum += f[k] * (clamp (fetch (rc, win, xs + (dx), y + (dy)) - cur, -cl[k], cl[k]) \
+          + clamp (fetch (rc, win, xs - (dx), y - (dy)) - cur, -cl[k], cl[k]))
+      CTAP (0, 0, d2);
+      CTAP (1, 1, d1); CTAP (2, 0, d1); CTAP (3, -1, d1);
+      CTAP (4, 2, 0); CTAP (5, 1, 0);
+#undef CTAP
       res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv);
     }
   }
