@@ -35,6 +35,8 @@ extern "C" {
 #include "vvcalf-json.h"
 #include "vvcalf-random.h"
 #include "vvcalf-test-util.h"
+#include "vkalfkernel.h"
+#include "compute/gpcvkexec.h"
 
 using namespace vvcalf_test;
 
@@ -220,10 +222,21 @@ GST_START_TEST (random_system_memory)
   RandomLimits lim;
   lim.max_width = 200;
   lim.max_height = 144;
+  /* Which (class, transposition) pairs the filtered luma blocks had. */
+  unsigned seen[25][4] = { { 0 } };
   for (int round = 0; round < 4; round++) {
     std::vector<Case> cases (12);
-    for (Case &c : cases)
+    for (Case &c : cases) {
       make_case (rng, c, lim);
+      const gpc::VvcAlfPicParams &p = c.params.pic;
+      gpc::VvcAlfPlane luma = c.in.in (0);
+      for (int by = 0; by < p.height; by += 4)
+        for (int bx = 0; bx < p.width; bx += 4)
+          if (c.params.ctbs[gpc::vvc_alf_ctb_index (p, bx, by)].flags & gpc::kVvcAlfCtbY) {
+            gpc::VvcAlfClass k = gpc::vvc_alf_classify_block (p, c.params.ctbs.data (), luma, bx, by);
+            seen[k.filt_idx][k.transpose_idx]++;
+          }
+    }
     GstHarness *h = gst_harness_new ("vkvvcalf");
     GstElement *e = gst_harness_find_element (h, "vkvvcalf");
     g_object_set (e, "frames-in-flight", (guint) rng.range (0, 4), NULL);
@@ -232,6 +245,25 @@ GST_START_TEST (random_system_memory)
     gst_harness_teardown (h);
     gpc_vk_test_check_validation ();
   }
+  unsigned pairs = 0, classes = 0, transposes = 0;
+  for (int t = 0; t < 4; t++) {
+    unsigned n = 0;
+    for (int k = 0; k < 25; k++)
+      n += seen[k][t];
+    transposes += n > 0;
+  }
+  for (int k = 0; k < 25; k++) {
+    unsigned n = 0;
+    for (int t = 0; t < 4; t++) {
+      n += seen[k][t];
+      pairs += seen[k][t] > 0;
+    }
+    classes += n > 0;
+  }
+  printf ("random_system_memory: %u/25 classes, %u/4 transpositions, %u (class, transposition) "
+      "pairs filtered\n", classes, transposes, pairs);
+  fail_unless_equals_int (classes, 25);
+  fail_unless_equals_int (transposes, 4);
 }
 GST_END_TEST;
 
@@ -270,6 +302,134 @@ GST_START_TEST (every_format)
       }
     }
   }
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
+/* The kernel alone (what the element dispatches), for what no GStreamer
+ * 1.22 format carries: 4:0:0 at 10 and 12 bits, 8-bit samples at any depth
+ * layout, odd plane offsets and strides; all formats and depths at random. */
+GST_START_TEST (kernel_all_layouts)
+{
+  gpc_test::Rng rng = gpc_test::rng ("kernel");
+  GError *err = NULL;
+  GstVulkanInstance *instance = gst_vulkan_instance_new ();
+  fail_unless (gst_vulkan_instance_open (instance, &err));
+  GstVulkanDevice *device = gst_vulkan_device_new_with_index (instance, 0);
+  fail_unless (gst_vulkan_device_open (device, &err));
+  GstVulkanQueue *queue = NULL;
+  gst_vulkan_device_foreach_queue (device, [] (GstVulkanDevice *d, GstVulkanQueue *q, gpointer u) -> gboolean {
+        if (d->physical_device->queue_family_props[q->family].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+          *(GstVulkanQueue **) u = (GstVulkanQueue *) gst_object_ref (q);
+          return FALSE;
+        }
+        return TRUE;
+      }, &queue);
+  fail_unless (queue != NULL);
+  gpc::VkExec *exec = gpc::VkExec::create (queue, &err);
+  fail_unless (exec != NULL);
+  gpc::VkAlfKernel *kernel = gpc::VkAlfKernel::create (device, &err);
+  fail_unless (kernel != NULL, "%s", err ? err->message : "");
+  gpc::VkBufferCache staging (device, true), devcache (device, false);
+
+  RandomLimits lim;
+  lim.max_width = 136;
+  lim.max_height = 104;
+  unsigned checked = 0;
+  for (int i = 0; i < 24; i++) {
+    Case c;
+    random_info (rng, c.info, lim);
+    if (i < 6) {
+      /* 4:0:0 at every depth first */
+      gst_vvc_alf_info_clear (&c.info);
+      do {
+        gst_vvc_alf_info_clear (&c.info);
+        random_info (rng, c.info, lim);
+      } while (c.info.chroma_format != GST_VVC_ALF_CHROMA_400);
+      c.info.bit_depth = 8 + 2 * (i % 3);
+    }
+    std::string e;
+    fail_unless (gpc::vvc_alf_params_from_info (c.info, c.params, e), "%s", e.c_str ());
+    const gpc::VvcAlfPicParams &p = c.params.pic;
+    c.in.alloc (p);
+    random_content (rng, c.in, p.bit_depth);
+    c.want.alloc (p);
+    apply (c.params, c.in, c.want);
+
+    /* 8-bit containers only for 8-bit pictures. */
+    const bool wide = p.bit_depth > 8 || rng.chance (30);
+    const unsigned bps = wide ? 2 : 1;
+    const int np = c.in.planes ();
+    GstBuffer *inbuf[3], *outbuf[3];
+    gpc::AlfPlane in[3], out[3];
+    for (int k = 0; k < np; k++) {
+      const unsigned in_off = (unsigned) rng.range (0, 7) * 4 + (wide ? 2 * (unsigned) rng.range (0, 1) : (unsigned) rng.range (0, 3));
+      const unsigned in_stride = c.in.width[k] * bps + (unsigned) rng.range (0, 9) * (wide ? 2 : 1);
+      const unsigned out_off = (unsigned) rng.range (0, 7) * 4;
+      const unsigned out_stride = GST_ROUND_UP_4 (c.in.width[k] * bps) + 4 * (unsigned) rng.range (0, 2);
+      const gsize in_size = GST_ROUND_UP_4 (in_off + (gsize) in_stride * c.in.height[k]);
+      const gsize out_size = out_off + (gsize) out_stride * c.in.height[k];
+      inbuf[k] = staging.acquire (in_size, &err);
+      outbuf[k] = gst_buffer_new ();
+      gst_buffer_append_memory (outbuf[k], gpc::vk_storage_alloc (device, out_size, true, &err));
+      GstMemory *m = gst_buffer_peek_memory (inbuf[k], 0);
+      GstMapInfo map;
+      fail_unless (gst_memory_map (m, &map, GST_MAP_WRITE));
+      memset (map.data, 0xa5, in_size);
+      for (int y = 0; y < c.in.height[k]; y++)
+        for (int x = 0; x < c.in.width[k]; x++) {
+          guint8 *d = map.data + in_off + (gsize) y * in_stride + x * bps;
+          if (wide)
+            GST_WRITE_UINT16_LE (d, c.in.at (k, x, y));
+          else
+            *d = (guint8) c.in.at (k, x, y);
+        }
+      gst_memory_unmap (m, &map);
+      in[k] = { gpc::vk_buffer_memory (inbuf[k]), in_off, in_stride };
+      out[k] = { gpc::vk_buffer_memory (outbuf[k]), out_off, out_stride };
+    }
+    fail_unless (exec->begin (&err));
+    GstBuffer *params = gpc::VkAlfKernel::upload_params (exec, c.params, &staging, &devcache, &err);
+    fail_unless (params != NULL);
+    for (int k = 0; k < np; k++) {
+      in[k].mem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
+      in[k].mem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
+      exec->barrier (in[k].mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+      exec->barrier (out[k].mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    }
+    fail_unless (kernel->dispatch (exec, in, out, gpc::vk_buffer_memory (params), p, wide, &err));
+    for (int k = 0; k < np; k++)
+      exec->barrier (out[k].mem, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    GstVulkanFence *fence = exec->submit (&err);
+    fail_unless (fence && exec->wait (fence, 60 * GST_SECOND, &err));
+    gst_vulkan_fence_unref (fence);
+
+    for (int k = 0; k < np; k++) {
+      GstMemory *m = gst_buffer_peek_memory (outbuf[k], 0);
+      GstMapInfo map;
+      fail_unless (gst_memory_map (m, &map, GST_MAP_READ));
+      for (int y = 0; y < c.in.height[k]; y++)
+        for (int x = 0; x < c.in.width[k]; x++) {
+          const guint8 *d = map.data + out[k].offset + (gsize) y * out[k].stride + x * bps;
+          const int v = wide ? GST_READ_UINT16_LE (d) : *d;
+          if (v != c.want.at (k, x, y))
+            fail ("%s (%s samples) plane %d (%d, %d): GPU %d, CPU %d", describe (p).c_str (),
+                wide ? "16-bit" : "8-bit", k, x, y, v, c.want.at (k, x, y));
+        }
+      gst_memory_unmap (m, &map);
+      gst_buffer_unref (inbuf[k]);
+      gst_buffer_unref (outbuf[k]);
+    }
+    gst_buffer_unref (params);
+    checked++;
+  }
+  exec->wait_idle ();
+  delete kernel;
+  delete exec;
+  gst_object_unref (queue);
+  gst_object_unref (device);
+  gst_object_unref (instance);
+  GST_INFO ("%u pictures bit-exact", checked);
   gpc_vk_test_check_validation ();
 }
 GST_END_TEST;
@@ -748,6 +908,7 @@ vkvvcalf_suite (void)
   tcase_set_timeout (tc, 900);
   tcase_add_test (tc, random_system_memory);
   tcase_add_test (tc, every_format);
+  tcase_add_test (tc, kernel_all_layouts);
   tcase_add_test (tc, vulkan_buffers);
   tcase_add_test (tc, vulkan_images);
   tcase_add_test (tc, synthetic_properties);
