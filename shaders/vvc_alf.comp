@@ -6,8 +6,8 @@
 // reference (docs/vvcalf-reference.md is the contract: same windows, same
 // padding, same integer arithmetic).
 //
-// One workgroup filters a 32x16 tile of luma (gl_WorkGroupID.z = 0) or of
-// both chroma planes (z = 1, sharing the luma that CC-ALF reads); each
+// One workgroup filters a 32x16 tile of luma or of both chroma planes
+// (sharing the luma that CC-ALF reads); each
 // invocation filters 4 horizontally adjacent samples (of each chroma
 // plane), which always share one CTB, one side of every virtual boundary
 // (they are multiples of 8 luma samples) and, for luma, one 4x4
@@ -539,7 +539,7 @@ void chroma_tile (int tx, int ty)
   const int sx = pic.shift_x, sy = pic.shift_y;
   const int wc = pic.width >> sx, hc = pic.height >> sy;
   if (tx >= wc || ty >= hc)
-    return;  // uniform: the luma-sized grid is larger than the chroma planes
+    return;  // uniform: the grid is as wide as the luma plane
   // The tile's windows are uniform when it lies in one CTB (chroma CTBs
   // at least as large as a tile) on one side of every virtual boundary.
   const bool mapped = (pic.ctb_size >> sx) >= TILE_W && (pic.ctb_size >> sy) >= TILE_H
@@ -567,10 +567,13 @@ void chroma_tile (int tx, int ty)
 
 void main ()
 {
+  // Rows of the grid: the luma tiles' rows, then the chroma tiles' rows
+  // (chroma tiles use the first columns only).
+  const int luma_rows = (pic.height + TILE_H - 1) / TILE_H;
+  const int gy = int (gl_WorkGroupID.y);
   const int tx = int (gl_WorkGroupID.x) * TILE_W;
-  const int ty = int (gl_WorkGroupID.y) * TILE_H;
-  if (gl_WorkGroupID.z == 0u)
-    luma_tile (tx, ty);
+  if (gy < luma_rows)
+    luma_tile (tx, gy * TILE_H);
   else
-    chroma_tile (tx, ty);
+    chroma_tile (tx, (gy - luma_rows) * TILE_H);
 }

@@ -82,7 +82,6 @@ GstBuffer *VkAlfKernel::upload_params (VkExec *exec, const VvcAlfParams &p,
 bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane out[3],
     GstVulkanBufferMemory *params, const VvcAlfPicParams &pic, bool wide, GError **error)
 {
-  /* Workgroups: z = 0 luma tiles, z = 1 tiles of both chroma planes. */
   const int n = pic.chroma_format == 0 ? 1 : 3;
   AlfPush pc = {};
   VkDescriptorBufferInfo bufs[8];
@@ -100,9 +99,12 @@ bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane o
   pc.wide = wide ? 1 : 0;
   bufs[6] = { params->buffer, 0, kCtbOffset };
   bufs[7] = { params->buffer, kCtbOffset, VK_WHOLE_SIZE };
-  return exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc,
-      ((uint32_t) pic.width + kTileW - 1) / kTileW, ((uint32_t) pic.height + kTileH - 1) / kTileH,
-      n == 1 ? 1u : 2u, error);
+  /* Grid: luma tile rows, then chroma tile rows (see main() in the shader). */
+  const uint32_t gx = ((uint32_t) pic.width + kTileW - 1) / kTileW;
+  uint32_t gy = ((uint32_t) pic.height + kTileH - 1) / kTileH;
+  if (n == 3)
+    gy += ((uint32_t) (pic.height >> pic.shift_y) + kTileH - 1) / kTileH;
+  return exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc, gx, gy, 1, error);
 }
 
 } // namespace gpc
