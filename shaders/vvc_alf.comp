@@ -196,6 +196,7 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
 #define CH (TILE_H + 2 * CHROMA_AP)
 #define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
 shared int smem[2 * CW * CH + CC_MAX];
+// (luma workgroups use LW * LH + 2 * LAP_ROW * LAP_H words of it)
 
 // A rectangle of a plane in shared memory. With `mapped`, every sample of
 // the tile has the same read window (one CTB, one side of every virtual
@@ -314,6 +315,37 @@ uvec4 classify_part (Region rl, int bx, int by, int q)
   return sums;
 }
 
+// Laplacians of the checkerboard positions of [tx - 2, tx + 33] x
+// [ty - 2, ty + 17], LAP_ROW per row, two packed words each, in smem after
+// the luma tile.
+#define LAP_ROW ((TILE_W + 4) / 2)
+#define LAP_H (TILE_H + 4)
+#define LAP_BASE (LW * LH)
+
+// classify_part from the precomputed Laplacians.
+uvec4 sum_laplacians (int tx, int ty, int bx, int by, int q, int y_ctb, bool lb)
+{
+  const int s = pic.ctb_size;
+  int j0 = -2, j1 = 5;
+  if (lb && by - y_ctb == s - 8)
+    j1 = 3;
+  else if (lb && by - y_ctb == s - 4)
+    j0 = 0;
+  uvec4 sums = uvec4 (0u);
+  for (int jj = 0; jj < 2; jj++) {
+    const int j = -2 + 2 * q + jj;
+    if (j < j0 || j > j1)
+      continue;
+    // Positions i = -2 + (j & 1) + 2m: index (bx - tx) / 2 + m in the row.
+    const int base = LAP_BASE + 2 * ((by + j - ty + 2) * LAP_ROW + ((bx - tx) >> 1));
+    for (int m = 0; m < 4; m++) {
+      const uint a = uint (smem[base + 2 * m]), c = uint (smem[base + 2 * m + 1]);
+      sums += uvec4 (a & 0xffffu, a >> 16, c & 0xffffu, c >> 16);
+    }
+  }
+  return sums;
+}
+
 // (filtIdx, transposeIdx) of block `b` of the tile, whose top-left luma
 // row relative to its CTB is `yb`.
 ivec2 finish_class (int b, int yb, bool lb)
@@ -369,14 +401,45 @@ void luma_tile (int tx, int ty)
   load_region (0u, rl, LW, LH, pic.width, pic.height, tw);
   barrier ();
 
+  // The tile lies in one CTB: luma ALF is on or off for all of it.
+  const bool luma_on = (ctb[trow * pic.ctbs_x + tcol].flags & CTB_Y) != 0;
+  const int y_ctb = trow << pic.ctb_log2;
+  const bool lb = line_buffer_active (trow);
+
+  // With a uniform window every block reads the same samples for the same
+  // position: the four 1-D Laplacians of each checkerboard position of the
+  // tile (+2 / -3 apron) are computed once, and shared by the (up to 4)
+  // block windows that contain the position.
+  if (luma_on && rl.mapped) {
+    for (int i = int (lid); i < LAP_H * LAP_ROW; i += NTHREADS) {
+      const int ry = i / LAP_ROW, k = i - ry * LAP_ROW;
+      const int y = ty - 2 + ry, x = tx - 2 + (y & 1) + 2 * k;
+      int up = y - 1, dn = y + 1;
+      if (lb && y - y_ctb == pic.ctb_size - 4)
+        up = y;
+      if (lb && y - y_ctb == pic.ctb_size - 5)
+        dn = y;
+      const int c2 = 2 * fetch (rl, tw, x, y);
+      const uint v = uint (abs (c2 - fetch (rl, tw, x, up) - fetch (rl, tw, x, dn)));
+      const uint h = uint (abs (c2 - fetch (rl, tw, x - 1, y) - fetch (rl, tw, x + 1, y)));
+      const uint d0 = uint (abs (c2 - fetch (rl, tw, x - 1, up) - fetch (rl, tw, x + 1, dn)));
+      const uint d1 = uint (abs (c2 - fetch (rl, tw, x + 1, up) - fetch (rl, tw, x - 1, dn)));
+      // each below 2^15
+      smem[LAP_BASE + 2 * i] = int (v | (h << 16));
+      smem[LAP_BASE + 2 * i + 1] = int (d0 | (d1 << 16));
+    }
+    barrier ();
+  }
+
   // Classification quarters: block lid / 4, quarter lid % 4.
   {
     const int b = int (lid >> 2), q = int (lid & 3u);
     const int bx = tx + 4 * (b & 7), by = ty + 4 * (b >> 3);
     uvec4 s = uvec4 (0u);
-    if (bx < pic.width && by < pic.height) {
-      const int col = bx >> pic.ctb_log2, row = by >> pic.ctb_log2;
-      if ((ctb[row * pic.ctbs_x + col].flags & CTB_Y) != 0)
+    if (luma_on && bx < pic.width && by < pic.height) {
+      if (rl.mapped)
+        s = sum_laplacians (tx, ty, bx, by, q, y_ctb, lb);
+      else
         s = classify_part (rl, bx, by, q);
     }
     part_sums[lid][0] = s.x;
@@ -401,8 +464,6 @@ void luma_tile (int tx, int ty)
     return;
   }
 
-  const bool lb = line_buffer_active (row);
-  const int y_ctb = row << pic.ctb_log2;
   const ivec2 cls = finish_class ((gy >> 2) * 8 + gx, (y & ~3) - y_ctb, lb);
 
   const int r = y - y_ctb, vb = pic.ctb_size - 4;
