@@ -88,6 +88,14 @@ layout (push_constant) uniform Push {
 #define CORNER_TL 128
 #define CORNER_BR 256
 
+// Words of pic.reserved that VkAlfKernel::pack_params fills in the GPU copy
+// (0 in the CPU block): bit s of the first, luma set s clips nothing (every
+// clip value is 2^B); bit f of the next two, chroma filter f likewise.
+#define NOCLIP_LUMA_WORD 0
+#define NOCLIP_CHROMA_WORD 1
+#define CLIP(v, k) clamp (v, -cl[k], cl[k])
+#define NO_CLIP(v, k) (v)
+
 const int kActToVar[16] = int[16] (0, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4);
 const int kDirToTranspose[8] = int[8] (0, 1, 0, 2, 2, 3, 1, 3);
 const int kTranspose[48] = int[48] (
@@ -489,20 +497,30 @@ void luma_tile (int tx, int ty)
     cl[k] = pic.luma_clip[base + t];
   }
   const int maxv = (1 << pic.bit_depth) - 1;
-  for (int s = 0; s < 4; s++) {
-    const int xs = x + s;
-    const int cur = fetch (rl, win, xs, y);
-    int sum = 0;
-    // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
-#define LTAP(k, dx, dy) sum += f[k] * (clamp (fetch (rl, win, xs + (dx), y + (dy)) - cur, -cl[k], cl[k]) \
-        + clamp (fetch (rl, win, xs - (dx), y - (dy)) - cur, -cl[k], cl[k]))
-    LTAP (0, 0, d3);
-    LTAP (1, 1, d2); LTAP (2, 0, d2); LTAP (3, -1, d2);
-    LTAP (4, 2, d1); LTAP (5, 1, d1); LTAP (6, 0, d1); LTAP (7, -1, d1); LTAP (8, -2, d1);
-    LTAP (9, 3, 0); LTAP (10, 2, 0); LTAP (11, 1, 0);
-#undef LTAP
-    res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv);
+  // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md;
+  // CL is the clipping of a difference.
+#define LUMA_SAMPLES(CL) \
+  for (int s = 0; s < 4; s++) { \
+    const int xs = x + s; \
+    const int cur = fetch (rl, win, xs, y); \
+    int sum = 0; \
+    LTAP (CL, 0, 0, d3); \
+    LTAP (CL, 1, 1, d2); LTAP (CL, 2, 0, d2); LTAP (CL, 3, -1, d2); \
+    LTAP (CL, 4, 2, d1); LTAP (CL, 5, 1, d1); LTAP (CL, 6, 0, d1); LTAP (CL, 7, -1, d1); \
+    LTAP (CL, 8, -2, d1); \
+    LTAP (CL, 9, 3, 0); LTAP (CL, 10, 2, 0); LTAP (CL, 11, 1, 0); \
+    res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
   }
+#define LTAP(CL, k, dx, dy) sum += f[k] * (CL (fetch (rl, win, xs + (dx), y + (dy)) - cur, k) \
+    + CL (fetch (rl, win, xs - (dx), y - (dy)) - cur, k))
+  // Sets whose clip values are all 2^B clip nothing (differences of valid
+  // samples stay below 2^B): flag word filled by VkAlfKernel::pack_params.
+  if (((pic.reserved[NOCLIP_LUMA_WORD] >> c.luma_set) & 1) != 0) {
+    LUMA_SAMPLES (NO_CLIP)
+  } else {
+    LUMA_SAMPLES (CLIP)
+  }
+#undef LTAP
   store4 (0u, x, y, res);
 }
 
@@ -542,19 +560,25 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
       f[k] = pic.chroma_coeff[base + k];
       cl[k] = pic.chroma_clip[base + k];
     }
-    for (int s = 0; s < 4; s++) {
-      const int xs = x + s;
-      const int cur = fetch (rc, win, xs, y);
-      int sum = 0;
-      // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
-#define CTAP(k, dx, dy) sum += f[k] * (clamp (fetch (rc, win, xs + (dx), y + (dy)) - cur, -cl[k], cl[k]) \
-          + clamp (fetch (rc, win, xs - (dx), y - (dy)) - cur, -cl[k], cl[k]))
-      CTAP (0, 0, d2);
-      CTAP (1, 1, d1); CTAP (2, 0, d1); CTAP (3, -1, d1);
-      CTAP (4, 2, 0); CTAP (5, 1, 0);
-#undef CTAP
-      res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv);
+#define CHROMA_SAMPLES(CL) \
+    for (int s = 0; s < 4; s++) { \
+      const int xs = x + s; \
+      const int cur = fetch (rc, win, xs, y); \
+      int sum = 0; \
+      CTAP (CL, 0, 0, d2); \
+      CTAP (CL, 1, 1, d1); CTAP (CL, 2, 0, d1); CTAP (CL, 3, -1, d1); \
+      CTAP (CL, 4, 2, 0); CTAP (CL, 5, 1, 0); \
+      res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
     }
+#define CTAP(CL, k, dx, dy) sum += f[k] * (CL (fetch (rc, win, xs + (dx), y + (dy)) - cur, k) \
+      + CL (fetch (rc, win, xs - (dx), y - (dy)) - cur, k))
+    const int cf = c.chroma_filter[ci];
+    if (((pic.reserved[NOCLIP_CHROMA_WORD + (cf >> 5)] >> (cf & 31)) & 1) != 0) {
+      CHROMA_SAMPLES (NO_CLIP)
+    } else {
+      CHROMA_SAMPLES (CLIP)
+    }
+#undef CTAP
   }
 
   // CC-ALF from the pre-ALF luma through the luma window of the CTB.

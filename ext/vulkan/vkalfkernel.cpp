@@ -35,7 +35,26 @@ VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, GError **error)
 void VkAlfKernel::pack_params (const VvcAlfParams &p, uint8_t *dst)
 {
   memset (dst, 0, kCtbOffset);
-  memcpy (dst, &p.pic, sizeof (p.pic));
+  VvcAlfPicParams *pic = (VvcAlfPicParams *) dst;
+  memcpy (pic, &p.pic, sizeof (p.pic));
+  /* Filters that clip nothing (every clip value 2^B): the shader skips
+   * their clamps. */
+  const int32_t no_clip = 1 << p.pic.bit_depth;
+  for (int s = 0; s < kVvcAlfNumLumaSets; s++) {
+    bool all = true;
+    for (int c = 0; c < kVvcAlfNumClasses; c++)
+      for (int j = 0; j < kVvcAlfLumaTaps; j++)
+        all = all && p.pic.luma_clip[s][c][j] >= no_clip;
+    if (all)
+      pic->reserved[0] |= 1 << s;
+  }
+  for (int f = 0; f < kVvcAlfNumChromaFilters; f++) {
+    bool all = true;
+    for (int j = 0; j < kVvcAlfChromaTaps; j++)
+      all = all && p.pic.chroma_clip[f][j] >= no_clip;
+    if (all)
+      pic->reserved[1 + (f >> 5)] |= (int32_t) (1u << (f & 31));
+  }
   memcpy (dst + kCtbOffset, p.ctbs.data (), p.ctbs.size () * sizeof (VvcAlfCtbParams));
 }
 

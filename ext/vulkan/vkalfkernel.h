@@ -33,7 +33,10 @@ class VkAlfKernel {
     return kCtbOffset + p.ctbs.size () * sizeof (VvcAlfCtbParams);
   }
   /* Writes `p` laid out for the shader into mapped memory of
-   * params_size() bytes. */
+   * params_size() bytes. In this copy reserved[0] and reserved[1..2] of the
+   * picture block are bit masks of the luma sets / chroma filters whose
+   * clip values are all 2^B (clipping is then the identity for valid
+   * samples, and the shader skips it). */
   static void pack_params (const VvcAlfParams &p, uint8_t *dst);
 
   /* Records the upload of `p` into a device-local buffer taken from

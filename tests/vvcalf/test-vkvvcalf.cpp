@@ -141,6 +141,11 @@ make_case (gpc_test::Rng &rng, Case &c, const RandomLimits &lim)
   random_info (rng, c.info, lim);
   if (c.info.chroma_format == GST_VVC_ALF_CHROMA_400)
     c.info.bit_depth = 8;
+  /* Chroma filters without clipping (the shader's no-clip path) are rare
+   * in random APSs: make some. */
+  if (rng.chance (30))
+    for (GstVvcAlfAps &a : c.info.aps)
+      memset (a.chroma_clip_idx, 0, sizeof (a.chroma_clip_idx));
   std::string err;
   fail_unless (gpc::vvc_alf_params_from_info (c.info, c.params, err), "%s", err.c_str ());
   c.in.alloc (c.params.pic);
