@@ -644,6 +644,8 @@ submit_frame (GstVkVvcAlf * self, GstBuffer * buf)
       GstVulkanFence *fence = exec->submit (NULL);
       if (fence)
         gst_vulkan_fence_unref (fence);
+      else
+        gst_clear_buffer (&self->params_buf);  /* its upload may not have run */
       GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Cannot read this picture"),
           ("%s", error ? error->message : "unknown"));
       g_clear_error (&error);
@@ -698,6 +700,8 @@ record_error:
       gst_vulkan_fence_unref (fence);
   }
 gpu_error:
+  /* A parameter upload recorded here may not have run. */
+  gst_clear_buffer (&self->params_buf);
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
       ("Failed to run ALF on the Vulkan device (%s)", stage),
       ("%s", error ? error->message : "unknown"));
