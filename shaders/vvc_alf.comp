@@ -630,7 +630,7 @@ void chroma_tile (int tx, int ty)
   const bool mapped = (pic.ctb_size >> sx) >= TILE_W && (pic.ctb_size >> sy) >= TILE_H
       && no_boundary_inside (tx, ty, TILE_W, TILE_H, sx, sy);
   const int tcol = (tx << sx) >> pic.ctb_log2, trow = (ty << sy) >> pic.ctb_log2;
-  const int tflags = ctb[trow * pic.ctbs_x + tcol].flags;
+  const int tflags = ctb[trow * pic.ctbs_x + tcol].flags;  // (the whole tile's when mapped)
   const Win twc = make_window (tflags, tcol, trow, sx, sy, tx, ty);
   const Win twl = make_window (tflags, tcol, trow, 0, 0, tx << sx, ty << sy);
   const Region rcb = Region (0, CW, tx - CHROMA_AP, ty - CHROMA_AP, mapped);
@@ -639,7 +639,10 @@ void chroma_tile (int tx, int ty)
   const Region rl = Region (2 * CW * CH, lw, (tx << sx) - 1, (ty << sy) - 1, mapped);
   load_region (1u, rcb, CW, CH, wc, hc, twc);
   load_region (2u, rcr, CW, CH, wc, hc, twc);
-  load_region (0u, rl, lw, lh, pic.width, pic.height, twl);
+  // The luma of CC-ALF, unless the tile's one CTB has no CC-ALF.
+  const AlfCtb tc = ctb[trow * pic.ctbs_x + tcol];
+  if (!mapped || tc.cc_filter[0] >= 0 || tc.cc_filter[1] >= 0)
+    load_region (0u, rl, lw, lh, pic.width, pic.height, twl);
   barrier ();
 
   const uint lid = gl_LocalInvocationIndex;
