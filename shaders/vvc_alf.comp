@@ -204,7 +204,7 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
 #define CH (TILE_H + 2 * CHROMA_AP)
 #define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
 shared int smem[2 * CW * CH + CC_MAX];
-// (luma workgroups use LW * LH + 2 * LAP_ROW * LAP_H words of it)
+// (luma workgroups use LW * LH + 2 * LAP_ROW * LAP_H + 600 words of it)
 
 // A rectangle of a plane in shared memory. With `mapped`, every sample of
 // the tile has the same read window (one CTB, one side of every virtual
@@ -329,6 +329,8 @@ uvec4 classify_part (Region rl, int bx, int by, int q)
 #define LAP_ROW ((TILE_W + 4) / 2)
 #define LAP_H (TILE_H + 4)
 #define LAP_BASE (LW * LH)
+// The tile's luma filter set: 25 x 12 coefficients, then 25 x 12 clips.
+#define COEF_BASE (LAP_BASE + 2 * LAP_ROW * LAP_H)
 
 // classify_part from the precomputed Laplacians.
 uvec4 sum_laplacians (int tx, int ty, int bx, int by, int q, int y_ctb, bool lb)
@@ -407,10 +409,18 @@ void luma_tile (int tx, int ty)
   const Region rl = Region (0, LW, tx - LUMA_AP, ty - LUMA_AP,
       no_boundary_inside (tx, ty, TILE_W, TILE_H, 0, 0));
   load_region (0u, rl, LW, LH, pic.width, pic.height, tw);
+  // The tile lies in one CTB: luma ALF is on or off for all of it, with one
+  // filter set, whose 25 filters (coefficients, clips) are read once.
+  const AlfCtb tc = ctb[trow * pic.ctbs_x + tcol];
+  const bool luma_on = (tc.flags & CTB_Y) != 0;
+  if (luma_on) {
+    for (int i = int (lid); i < 25 * 12; i += NTHREADS) {
+      smem[COEF_BASE + i] = pic.luma_coeff[tc.luma_set * 300 + i];
+      smem[COEF_BASE + 300 + i] = pic.luma_clip[tc.luma_set * 300 + i];
+    }
+  }
   barrier ();
 
-  // The tile lies in one CTB: luma ALF is on or off for all of it.
-  const bool luma_on = (ctb[trow * pic.ctbs_x + tcol].flags & CTB_Y) != 0;
   const int y_ctb = trow << pic.ctb_log2;
   const bool lb = line_buffer_active (trow);
 
@@ -489,12 +499,12 @@ void luma_tile (int tx, int ty)
     }
   }
 
-  const int base = (c.luma_set * 25 + cls.x) * 12;
+  const int base = COEF_BASE + cls.x * 12;
   int f[12], cl[12];
   for (int k = 0; k < 12; k++) {
     const int t = kTranspose[cls.y * 12 + k];
-    f[k] = pic.luma_coeff[base + t];
-    cl[k] = pic.luma_clip[base + t];
+    f[k] = smem[base + t];
+    cl[k] = smem[base + 300 + t];
   }
   const int maxv = (1 << pic.bit_depth) - 1;
   // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md;
