@@ -405,7 +405,7 @@ main (int argc, char **argv)
     char name[16], check[48];
     snprintf (name, sizeof name, "%up", s);
     snprintf (check, sizeof check, bad ? "%ld MISMATCHES" : "bit-exact", bad);
-    printf ("%-8s %12.1f %12.1f %10.0f %12.0f %12.1f %10.2f %9.0fx %s\n", name, stream_us,
+    printf ("%-8s %12.1f %12.1f %10.0f %12.0f %12.1f %10.2f %9.1fx %s\n", name, stream_us,
         single_us, 1e6 / stream_us, pipe_fps, cpu_ms, 1000.0 / cpu_ms, cpu_ms * 1000.0 / stream_us,
         check);
     fflush (stdout);
