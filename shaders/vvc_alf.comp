@@ -229,8 +229,11 @@ ivec2 window_map (Win w, int x, int y)
 // window `tw` when r.mapped, else clamped to the picture.
 void load_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
 {
+  // Row by float division (w may be a run-time value; integer division is
+  // slow): exact, as (i + 0.5) / w is at least 0.5 / w from an integer.
+  const float inv_w = 1.0 / float (w);
   for (int i = int (gl_LocalInvocationIndex); i < w * h; i += NTHREADS) {
-    const int ry = i / w, rx = i - ry * w;
+    const int ry = int ((float (i) + 0.5) * inv_w), rx = i - ry * w;
     ivec2 c = r.mapped ? window_map (tw, r.ox + rx, r.oy + ry) :
         clamp (ivec2 (r.ox + rx, r.oy + ry), ivec2 (0), ivec2 (pw - 1, ph - 1));
     smem[r.base + ry * r.stride + rx] = load_sample (p, c.x, c.y);

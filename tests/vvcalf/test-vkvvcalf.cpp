@@ -839,6 +839,8 @@ GST_START_TEST (bad_parameters)
   expect_error ("vkvvcalf params-location=/tmp/p-%s.json", nullptr);
   expect_error ("vkvvcalf params-location=/tmp/p-%d-%d.json", nullptr);
   expect_error ("vkvvcalf ctb-size=48", nullptr);
+  /* a buffer smaller than the caps say */
+  expect_error ("vkvvcalf", [] (GstBuffer *b) { gst_buffer_resize (b, 0, 100); });
   /* not a multiple of 8 */
   expect_error ("vkvvcalf", nullptr, "video/x-raw,format=I420,width=60,height=64,framerate=25/1");
   /* a JSON file that is not vvc-alf-params */
