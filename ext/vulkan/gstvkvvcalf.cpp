@@ -618,6 +618,18 @@ submit_frame (GstVkVvcAlf * self, GstBuffer * buf)
   }
 
   if (!self->params_buf || !same_params (*self->last, *params)) {
+    /* Derived blocks are valid by construction; re-check what the GPU is
+     * about to index with (cheap, and only when the parameters change). */
+    std::string bad = gpc::vvc_alf_params_check (*params);
+    if (!bad.empty ()) {
+      GstVulkanFence *fence = exec->submit (NULL);
+      if (fence)
+        gst_vulkan_fence_unref (fence);
+      GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Inconsistent ALF parameters"),
+          ("%s", bad.c_str ()));
+      gst_buffer_unref (buf);
+      return GST_FLOW_ERROR;
+    }
     gst_clear_buffer (&self->params_buf);
     self->params_buf = gpc::VkAlfKernel::upload_params (exec, *params,
         self->staging_cache, self->device_cache, &error);
