@@ -93,8 +93,8 @@ layout (push_constant) uniform Push {
 // clip value is 2^B); bit f of the next two, chroma filter f likewise.
 #define NOCLIP_LUMA_WORD 0
 #define NOCLIP_CHROMA_WORD 1
-#define CLIP(v, k) clamp (v, -cl[k], cl[k])
-#define NO_CLIP(v, k) (v)
+#define PAIR_CLIP(k, a, b) f[k] * (clamp ((a) - cur, -cl[k], cl[k]) + clamp ((b) - cur, -cl[k], cl[k]))
+#define PAIR_NO_CLIP(k, a, b) f[k] * ((a) + (b))
 
 const int kActToVar[16] = int[16] (0, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4);
 const int kDirToTranspose[8] = int[8] (0, 1, 0, 2, 2, 3, 1, 3);
@@ -510,28 +510,34 @@ void luma_tile (int tx, int ty)
     cl[k] = smem[base + 300 + t];
   }
   const int maxv = (1 << pic.bit_depth) - 1;
-  // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md;
-  // CL is the clipping of a difference.
-#define LUMA_SAMPLES(CL) \
+  // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
+  // PAIR is a pair's term, FIX what the sum needs after the pairs.
+#define LUMA_SAMPLES(PAIR, FIX) \
   for (int s = 0; s < 4; s++) { \
     const int xs = x + s; \
     const int cur = fetch (rl, win, xs, y); \
     int sum = 0; \
-    LTAP (CL, 0, 0, d3); \
-    LTAP (CL, 1, 1, d2); LTAP (CL, 2, 0, d2); LTAP (CL, 3, -1, d2); \
-    LTAP (CL, 4, 2, d1); LTAP (CL, 5, 1, d1); LTAP (CL, 6, 0, d1); LTAP (CL, 7, -1, d1); \
-    LTAP (CL, 8, -2, d1); \
-    LTAP (CL, 9, 3, 0); LTAP (CL, 10, 2, 0); LTAP (CL, 11, 1, 0); \
+    LTAP (PAIR, 0, 0, d3); \
+    LTAP (PAIR, 1, 1, d2); LTAP (PAIR, 2, 0, d2); LTAP (PAIR, 3, -1, d2); \
+    LTAP (PAIR, 4, 2, d1); LTAP (PAIR, 5, 1, d1); LTAP (PAIR, 6, 0, d1); LTAP (PAIR, 7, -1, d1); \
+    LTAP (PAIR, 8, -2, d1); \
+    LTAP (PAIR, 9, 3, 0); LTAP (PAIR, 10, 2, 0); LTAP (PAIR, 11, 1, 0); \
+    FIX; \
     res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
   }
-#define LTAP(CL, k, dx, dy) sum += f[k] * (CL (fetch (rl, win, xs + (dx), y + (dy)) - cur, k) \
-    + CL (fetch (rl, win, xs - (dx), y - (dy)) - cur, k))
+#define LTAP(PAIR, k, dx, dy) sum += PAIR (k, fetch (rl, win, xs + (dx), y + (dy)), \
+    fetch (rl, win, xs - (dx), y - (dy)))
   // Sets whose clip values are all 2^B clip nothing (differences of valid
   // samples stay below 2^B): flag word filled by VkAlfKernel::pack_params.
+  // Then sum f (a - cur) + f (b - cur) = sum f (a + b) - 2 cur sum f, exact
+  // (|sum f (a + b)| < 2^24).
   if (((pic.reserved[NOCLIP_LUMA_WORD] >> c.luma_set) & 1) != 0) {
-    LUMA_SAMPLES (NO_CLIP)
+    int fsum = 0;
+    for (int k = 0; k < 12; k++)
+      fsum += f[k];
+    LUMA_SAMPLES (PAIR_NO_CLIP, sum -= 2 * cur * fsum)
   } else {
-    LUMA_SAMPLES (CLIP)
+    LUMA_SAMPLES (PAIR_CLIP, )
   }
 #undef LTAP
   store4 (0u, x, y, res);
@@ -573,23 +579,25 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
       f[k] = pic.chroma_coeff[base + k];
       cl[k] = pic.chroma_clip[base + k];
     }
-#define CHROMA_SAMPLES(CL) \
+#define CHROMA_SAMPLES(PAIR, FIX) \
     for (int s = 0; s < 4; s++) { \
       const int xs = x + s; \
       const int cur = fetch (rc, win, xs, y); \
       int sum = 0; \
-      CTAP (CL, 0, 0, d2); \
-      CTAP (CL, 1, 1, d1); CTAP (CL, 2, 0, d1); CTAP (CL, 3, -1, d1); \
-      CTAP (CL, 4, 2, 0); CTAP (CL, 5, 1, 0); \
+      CTAP (PAIR, 0, 0, d2); \
+      CTAP (PAIR, 1, 1, d1); CTAP (PAIR, 2, 0, d1); CTAP (PAIR, 3, -1, d1); \
+      CTAP (PAIR, 4, 2, 0); CTAP (PAIR, 5, 1, 0); \
+      FIX; \
       res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
     }
-#define CTAP(CL, k, dx, dy) sum += f[k] * (CL (fetch (rc, win, xs + (dx), y + (dy)) - cur, k) \
-      + CL (fetch (rc, win, xs - (dx), y - (dy)) - cur, k))
+#define CTAP(PAIR, k, dx, dy) sum += PAIR (k, fetch (rc, win, xs + (dx), y + (dy)), \
+      fetch (rc, win, xs - (dx), y - (dy)))
     const int cf = c.chroma_filter[ci];
     if (((pic.reserved[NOCLIP_CHROMA_WORD + (cf >> 5)] >> (cf & 31)) & 1) != 0) {
-      CHROMA_SAMPLES (NO_CLIP)
+      const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5];
+      CHROMA_SAMPLES (PAIR_NO_CLIP, sum -= 2 * cur * fsum)
     } else {
-      CHROMA_SAMPLES (CLIP)
+      CHROMA_SAMPLES (PAIR_CLIP, )
     }
 #undef CTAP
   }
