@@ -623,16 +623,18 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
       f[k] = pic.cc_coeff[base + k];
     const Win lw = make_window (c.flags, col, row, 0, 0, x << sx, yl);
     const int hlim = 1 << (pic.bit_depth - 1);
+    // sum f (L - cur) = sum f L - cur sum f (no clipping in CC-ALF).
+    const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6];
     for (int k = 0; k < 4; k++) {
       const int xl = (x + k) << sx;
       const int cur = fetch (rl, lw, xl, yl);
-      const int sum = f[0] * (fetch (rl, lw, xl, yl + ym1) - cur)
-          + f[1] * (fetch (rl, lw, xl - 1, yl) - cur)
-          + f[2] * (fetch (rl, lw, xl + 1, yl) - cur)
-          + f[3] * (fetch (rl, lw, xl - 1, yl + yp1) - cur)
-          + f[4] * (fetch (rl, lw, xl, yl + yp1) - cur)
-          + f[5] * (fetch (rl, lw, xl + 1, yl + yp1) - cur)
-          + f[6] * (fetch (rl, lw, xl, yl + yp2) - cur);
+      const int sum = f[0] * fetch (rl, lw, xl, yl + ym1)
+          + f[1] * fetch (rl, lw, xl - 1, yl)
+          + f[2] * fetch (rl, lw, xl + 1, yl)
+          + f[3] * fetch (rl, lw, xl - 1, yl + yp1)
+          + f[4] * fetch (rl, lw, xl, yl + yp1)
+          + f[5] * fetch (rl, lw, xl + 1, yl + yp1)
+          + f[6] * fetch (rl, lw, xl, yl + yp2) - cur * fsum;
       const int delta = clamp ((sum + 64) >> 7, -hlim, hlim - 1);
       res[k] = clamp (res[k] + delta, 0, maxv);
     }
