@@ -6,26 +6,31 @@
 // reference (docs/vvcalf-reference.md is the contract: same windows, same
 // padding, same integer arithmetic).
 //
-// One workgroup filters a 32x16 tile of luma or of both chroma planes
-// (sharing the luma that CC-ALF reads); each
-// invocation filters 4 horizontally adjacent samples (of each chroma
-// plane), which always share one CTB, one side of every virtual boundary
-// (they are multiples of 8 luma samples) and, for luma, one 4x4
-// classification block. So the read window, the row-dependent tap
-// distances and the coefficients are computed once per invocation.
+// One workgroup filters a 32x16 tile of luma, or of both chroma planes
+// (sharing the luma that CC-ALF reads); the grid holds the luma tile rows,
+// then the chroma tile rows. Each invocation filters 4 horizontally
+// adjacent samples (of each chroma plane), which always share one CTB, one
+// side of every virtual boundary (they are multiples of 8 luma samples)
+// and, for luma, one 4x4 classification block. So the read window, the
+// row-dependent tap distances and the coefficients are computed once per
+// invocation.
 //
 // A workgroup first loads its tile plus an apron (3 samples for luma, 2 for
-// chroma, the collocated luma area for CC-ALF) into shared memory, clamped
-// to the picture only. Every tap then applies the full window rule to its
-// coordinates exactly as the reference does and reads shared memory: a
-// clamped coordinate lies between the current sample and the tap, or (slice
-// corner rule) inside the current sample's CTB on the tap's side, so always
-// inside the loaded area.
+// chroma, the collocated luma area for CC-ALF) into shared memory. When
+// every sample of the tile has the same read window (one CTB, no virtual
+// boundary inside), the window rule is applied while loading and taps read
+// shared memory directly. Otherwise the area is loaded clamped to the
+// picture only and every tap applies the full window rule to its
+// coordinates exactly as the reference does: a clamped coordinate lies
+// between the current sample and the tap, or (slice corner rule) inside the
+// current sample's CTB on the tap's side, so always inside the loaded area.
 //
 // Luma classification is merged into the same pass: the 32 4x4 blocks of a
 // luma tile are classified by 4 invocations each (two of the window's eight
-// rows per invocation), partial gradient sums go through shared memory, and
-// every invocation finishes the class of its own block from them.
+// rows per invocation) from 1-D Laplacians computed once per position in
+// shared memory (uniform-window tiles) or directly (others); partial sums go
+// through shared memory, and every invocation finishes the class of its own
+// block from them. A luma tile's filter set is read once into shared memory.
 //
 // Samples are 8-bit or 16-bit (value = sample) little-endian containers in
 // uint[] storage buffers: GStreamer 1.22 enables no 8/16-bit storage feature.
