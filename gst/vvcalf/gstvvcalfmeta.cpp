@@ -109,7 +109,11 @@ gst_vvc_alf_meta_api_get_type (void)
   static GType type = 0;
   static const gchar *tags[] = { NULL };
   if (g_once_init_enter (&type)) {
-    GType t = gst_meta_api_type_register ("GstVvcAlfMetaAPI", tags);
+    /* The plugin and an application may each link a copy of this file:
+     * whichever runs second finds the type the first registered. */
+    GType t = g_type_from_name ("GstVvcAlfMetaAPI");
+    if (!t)
+      t = gst_meta_api_type_register ("GstVvcAlfMetaAPI", tags);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -120,9 +124,11 @@ gst_vvc_alf_meta_get_info (void)
 {
   static const GstMetaInfo *info = NULL;
   if (g_once_init_enter ((GstMetaInfo **) & info)) {
-    const GstMetaInfo *mi = gst_meta_register (GST_VVC_ALF_META_API_TYPE, "GstVvcAlfMeta",
-        sizeof (GstVvcAlfMeta), gst_vvc_alf_meta_init, gst_vvc_alf_meta_free,
-        gst_vvc_alf_meta_transform);
+    const GstMetaInfo *mi = gst_meta_get_info ("GstVvcAlfMeta");
+    if (!mi)
+      mi = gst_meta_register (GST_VVC_ALF_META_API_TYPE, "GstVvcAlfMeta",
+          sizeof (GstVvcAlfMeta), gst_vvc_alf_meta_init, gst_vvc_alf_meta_free,
+          gst_vvc_alf_meta_transform);
     g_once_init_leave ((GstMetaInfo **) & info, (GstMetaInfo *) mi);
   }
   return info;

@@ -1,0 +1,431 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Benchmark of vkvvcalf: the ALF kernel with pictures already in GPU memory
+ * (GPU time from timestamp queries), the same pictures through a GStreamer
+ * pipeline (appsrc of Vulkan buffers ! vkvvcalf ! fakesink, Vulkan buffers
+ * out, wall clock), and the CPU reference (one thread) beside them on the
+ * same pictures. 10-bit 4:2:0, luma + Cb + Cr ALF and CC-ALF on both chroma
+ * components in every CTB (synthetic parameters, CTB 128, fixed set 5).
+ * Checks the GPU output against the CPU reference, sample for sample.
+ *
+ *   bench-vvcalf [--frames N] [--cpu-frames N] [--sizes 1080,2160]
+ */
+#include <gst/app/gstappsrc.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <string>
+#include <vector>
+
+#include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkexec.h"
+#include "compute/gpcvktimer.h"
+#include "vkalfkernel.h"
+#include "vvcalf-builder.h"
+#include "vvcalf-ref.h"
+
+using namespace gpc;
+using Clock = std::chrono::steady_clock;
+
+static const unsigned kDistinct = 2; /* distinct pictures cycled through */
+static const unsigned kSingles = 8;  /* dispatches timed alone */
+
+static double
+seconds_since (Clock::time_point t)
+{
+  return std::chrono::duration<double> (Clock::now () - t).count ();
+}
+
+static double
+median (std::vector<double> v)
+{
+  std::sort (v.begin (), v.end ());
+  return v.empty () ? 0 : v[v.size () / 2];
+}
+
+/* Natural-ish 10-bit content: gradients, texture and edges (as in
+ * bench-vvcalf-cpu), different per picture. */
+static void
+fill (std::vector<uint16_t> &p, int w, int h, int seed)
+{
+  uint32_t s = 0x9e3779b9u * (uint32_t) (seed + 1);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      s = s * 1664525u + 1013904223u;
+      int v = 512 + ((x * 3 + y * 2 + seed * 97) % 256) - 128 + (int) ((s >> 24) & 31) - 16;
+      if ((x / 37 + y / 23) & 1)
+        v += ((x + y) & 4) ? 60 : -60;
+      p[(size_t) y * w + x] = (uint16_t) (v < 0 ? 0 : v > 1023 ? 1023 : v);
+    }
+}
+
+/* One picture: CPU planes and a device-local storage buffer in the
+ * I420_10LE layout of `info`. */
+struct Picture {
+  std::vector<uint16_t> plane[3];
+  GstBuffer *gpu = nullptr;
+};
+
+static void
+submit_and_wait (VkExec *exec)
+{
+  GError *err = NULL;
+  GstVulkanFence *f = exec->submit (&err);
+  if (!f || !exec->wait (f, 60 * GST_SECOND, &err)) {
+    fprintf (stderr, "GPU failure: %s\n", err ? err->message : "?");
+    exit (1);
+  }
+  gst_vulkan_fence_unref (f);
+}
+
+static GstBuffer *
+upload (VkExec *exec, VkBufferCache &staging_cache, const Picture &pic, const GstVideoInfo &info)
+{
+  GError *err = NULL;
+  const gsize size = GST_VIDEO_INFO_SIZE (&info);
+  GstMemory *mem = vk_storage_alloc (exec->device (), size, false, &err);
+  GstBuffer *staging = staging_cache.acquire (size, &err);
+  if (!mem || !staging) {
+    fprintf (stderr, "allocation failed: %s\n", err ? err->message : "?");
+    exit (1);
+  }
+  GstMapInfo map;
+  GstMemory *smem = gst_buffer_peek_memory (staging, 0);
+  gst_memory_map (smem, &map, GST_MAP_WRITE);
+  for (int p = 0; p < 3; p++) {
+    const int w = GST_VIDEO_INFO_COMP_WIDTH (&info, p), h = GST_VIDEO_INFO_COMP_HEIGHT (&info, p);
+    for (int y = 0; y < h; y++)
+      memcpy (map.data + GST_VIDEO_INFO_PLANE_OFFSET (&info, p) +
+          (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&info, p), pic.plane[p].data () + (size_t) y * w,
+          (size_t) w * 2);
+  }
+  gst_memory_unmap (smem, &map);
+  exec->begin (&err);
+  GstVulkanBufferMemory *s = (GstVulkanBufferMemory *) smem, *d = (GstVulkanBufferMemory *) mem;
+  s->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
+  s->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
+  exec->barrier (s, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  exec->barrier (d, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  VkBufferCopy region = { 0, 0, size };
+  vkCmdCopyBuffer (exec->cmd (), s->buffer, d->buffer, 1, &region);
+  exec->barrier (d, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  exec->keep (GST_MINI_OBJECT_CAST (staging));
+  gst_buffer_unref (staging);
+  submit_and_wait (exec);
+  GstBuffer *buf = gst_buffer_new ();
+  gst_buffer_append_memory (buf, mem);
+  return buf;
+}
+
+static void
+planes_of (GstBuffer *buf, const GstVideoInfo &info, AlfPlane out[3])
+{
+  for (int p = 0; p < 3; p++)
+    out[p] = { vk_buffer_memory (buf), (uint32_t) GST_VIDEO_INFO_PLANE_OFFSET (&info, p),
+      (uint32_t) GST_VIDEO_INFO_PLANE_STRIDE (&info, p) };
+}
+
+/* GPU time per picture of `n` back-to-back dispatches, and of one alone. */
+static void
+time_kernel (VkExec *exec, VkAlfKernel *kernel, VkGpuTimer *timer, GstBuffer *params_buf,
+    const VvcAlfParams &params, std::vector<Picture> &pics, GstBuffer *outs[2],
+    const GstVideoInfo &info, unsigned n, double *stream_us, double *single_us)
+{
+  GError *err = NULL;
+  GstVulkanBufferMemory *pm = vk_buffer_memory (params_buf);
+  std::vector<double> ns, singles;
+  for (int rep = 0; rep < 3; rep++) {
+    exec->begin (&err);
+    timer->reset (exec->cmd ());
+    for (int k = 0; k < 2; k++)
+      exec->barrier (vk_buffer_memory (outs[k]), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_WRITE_BIT);
+    timer->stamp (exec->cmd (), 0);
+    for (unsigned i = 0; i < n; i++) {
+      AlfPlane in[3], out[3];
+      planes_of (pics[i % kDistinct].gpu, info, in);
+      planes_of (outs[i % 2], info, out);
+      kernel->dispatch (exec, in, out, pm, params.pic, true, &err);
+    }
+    timer->stamp (exec->cmd (), 1);
+    for (unsigned i = 0; i < kSingles; i++) {
+      exec->global_barrier (VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+      timer->stamp (exec->cmd (), 2 + 2 * i);
+      AlfPlane in[3], out[3];
+      planes_of (pics[i % kDistinct].gpu, info, in);
+      planes_of (outs[i % 2], info, out);
+      kernel->dispatch (exec, in, out, pm, params.pic, true, &err);
+      exec->global_barrier (VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
+      timer->stamp (exec->cmd (), 3 + 2 * i);
+    }
+    submit_and_wait (exec);
+    timer->read (ns);
+    if (rep == 0)
+      continue; /* warm-up */
+    *stream_us = (ns[1] - ns[0]) / 1000.0 / n;
+    for (unsigned i = 0; i < kSingles; i++)
+      singles.push_back ((ns[3 + 2 * i] - ns[2 + 2 * i]) / 1000.0);
+  }
+  *single_us = median (singles);
+}
+
+/* GPU output of picture 0 against the CPU reference; mismatches counted. */
+static long
+check_output (VkExec *exec, VkAlfKernel *kernel, VkBufferCache &staging_cache,
+    GstBuffer *params_buf, const VvcAlfParams &params, Picture &pic, GstBuffer *out,
+    const GstVideoInfo &info, double *cpu_ms_out, unsigned cpu_frames)
+{
+  GError *err = NULL;
+  const gsize size = GST_VIDEO_INFO_SIZE (&info);
+  GstBuffer *host = staging_cache.acquire (size, &err);
+  exec->begin (&err);
+  AlfPlane in[3], o[3];
+  planes_of (pic.gpu, info, in);
+  planes_of (out, info, o);
+  GstVulkanBufferMemory *om = vk_buffer_memory (out), *hm = vk_buffer_memory (host);
+  exec->barrier (om, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+  kernel->dispatch (exec, in, o, vk_buffer_memory (params_buf), params.pic, true, &err);
+  exec->barrier (om, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  exec->barrier (hm, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  VkBufferCopy region = { 0, 0, size };
+  vkCmdCopyBuffer (exec->cmd (), om->buffer, hm->buffer, 1, &region);
+  exec->barrier (hm, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  submit_and_wait (exec);
+
+  /* CPU reference, timed. */
+  std::vector<uint16_t> ref[3];
+  VvcAlfPlane ip[3];
+  VvcAlfOutPlane op[3];
+  for (int p = 0; p < 3; p++) {
+    const int w = GST_VIDEO_INFO_COMP_WIDTH (&info, p);
+    ref[p].assign (pic.plane[p].size (), 0);
+    ip[p] = { pic.plane[p].data (), w };
+    op[p] = { ref[p].data (), w };
+  }
+  auto t0 = Clock::now ();
+  for (unsigned i = 0; i < std::max (1u, cpu_frames); i++)
+    vvc_alf_apply (params, ip, op);
+  *cpu_ms_out = seconds_since (t0) * 1000.0 / std::max (1u, cpu_frames);
+
+  long bad = 0;
+  GstMapInfo map;
+  GstMemory *hmem = gst_buffer_peek_memory (host, 0);
+  gst_memory_map (hmem, &map, GST_MAP_READ);
+  for (int p = 0; p < 3; p++) {
+    const int w = GST_VIDEO_INFO_COMP_WIDTH (&info, p), h = GST_VIDEO_INFO_COMP_HEIGHT (&info, p);
+    const guint8 *base = map.data + GST_VIDEO_INFO_PLANE_OFFSET (&info, p);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        bad += GST_READ_UINT16_LE (base + (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&info, p) +
+            2 * x) != ref[p][(size_t) y * w + x];
+  }
+  gst_memory_unmap (hmem, &map);
+  gst_buffer_unref (host);
+  return bad;
+}
+
+/* Pictures per second of appsrc (Vulkan buffers) ! vkvvcalf ! fakesink. */
+static double
+time_pipeline (GstVulkanInstance *instance, GstVulkanDevice *device, std::vector<Picture> &pics,
+    const GstVideoInfo &info, unsigned n)
+{
+  gchar *launch = g_strdup_printf ("appsrc name=src format=time is-live=false "
+      "caps=\"video/x-raw(memory:VulkanBuffer),format=I420_10LE,width=%d,height=%d,"
+      "framerate=60/1\" ! vkvvcalf name=alf frames-in-flight=8 params-source=synthetic "
+      "ctb-size=128 fixed-filter-set=5 ! fakesink sync=false",
+      GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info));
+  GstElement *pipe = gst_parse_launch (launch, NULL);
+  g_free (launch);
+  GstElement *alf = gst_bin_get_by_name (GST_BIN (pipe), "alf");
+  GstContext *ctx = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
+  gst_context_set_vulkan_instance (ctx, instance);
+  gst_element_set_context (alf, ctx);
+  gst_context_unref (ctx);
+  ctx = gst_context_new (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR, TRUE);
+  gst_context_set_vulkan_device (ctx, device);
+  gst_element_set_context (alf, ctx);
+  gst_context_unref (ctx);
+  gst_object_unref (alf);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+
+  std::vector<GstBuffer *> frames;
+  for (Picture &p : pics) {
+    GstBuffer *b = gst_buffer_new ();
+    gst_buffer_append_memory (b, gst_buffer_get_memory (p.gpu, 0));
+    gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_I420_10LE,
+        GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info), 3,
+        (gsize *) info.offset, (gint *) info.stride);
+    frames.push_back (b);
+  }
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  auto t0 = Clock::now ();
+  for (unsigned i = 0; i < n; i++) {
+    GstBuffer *b = gst_buffer_copy (frames[i % frames.size ()]);
+    GST_BUFFER_PTS (b) = gst_util_uint64_scale (i, GST_SECOND, 60);
+    GST_BUFFER_DURATION (b) = GST_SECOND / 60;
+    if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
+      break;
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  double secs = seconds_since (t0);
+  if (!msg || GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    fprintf (stderr, "pipeline failed\n");
+    exit (1);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (pipe);
+  for (GstBuffer *b : frames)
+    gst_buffer_unref (b);
+  return n / secs;
+}
+
+int
+main (int argc, char **argv)
+{
+  unsigned n_frames = 0, cpu_frames = 2;
+  std::vector<unsigned> sizes = { 1080, 2160 };
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp (argv[i], "--frames"))
+      n_frames = atoi (argv[i + 1]);
+    else if (!strcmp (argv[i], "--cpu-frames"))
+      cpu_frames = atoi (argv[i + 1]);
+    else if (!strcmp (argv[i], "--sizes")) {
+      sizes.clear ();
+      for (char *p = argv[i + 1]; *p;) {
+        sizes.push_back (strtoul (p, &p, 10));
+        if (*p == ',')
+          p++;
+      }
+    }
+  }
+  gst_init (&argc, &argv);
+
+  GError *err = NULL;
+  GstVulkanInstance *instance = gst_vulkan_instance_new ();
+  if (!gst_vulkan_instance_open (instance, &err)) {
+    fprintf (stderr, "no Vulkan instance: %s\n", err->message);
+    return 1;
+  }
+  const char *env = g_getenv ("GPC_VULKAN_DEVICE_INDEX");
+  GstVulkanDevice *device = gst_vulkan_device_new_with_index (instance, env ? atoi (env) : 0);
+  if (!gst_vulkan_device_open (device, &err)) {
+    fprintf (stderr, "no Vulkan device: %s\n", err->message);
+    return 1;
+  }
+  GstVulkanQueue *queue = NULL;
+  gst_vulkan_device_foreach_queue (device, [] (GstVulkanDevice *d, GstVulkanQueue *q, gpointer u) -> gboolean {
+        if (d->physical_device->queue_family_props[q->family].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+          *(GstVulkanQueue **) u = (GstVulkanQueue *) gst_object_ref (q);
+          return FALSE;
+        }
+        return TRUE;
+      }, &queue);
+  VkExec *exec = queue ? VkExec::create (queue, &err) : nullptr;
+  VkAlfKernel *kernel = exec ? VkAlfKernel::create (device, &err) : nullptr;
+  VkGpuTimer *timer = kernel ? VkGpuTimer::create (queue, 2 + 2 * kSingles, &err) : nullptr;
+  VkBufferCache staging (device, true), devcache (device, false);
+  if (!timer) {
+    fprintf (stderr, "setup failed: %s\n", err ? err->message : "?");
+    return 1;
+  }
+  const bool cpu_device = device->physical_device->properties.deviceType ==
+      VK_PHYSICAL_DEVICE_TYPE_CPU;
+
+  printf ("vkvvcalf benchmark: 10-bit 4:2:0, luma + chroma ALF + CC-ALF in every CTB (CTB 128)\n"
+      "GPU: %s (Vulkan %u.%u)\nCPU reference: one thread\n",
+      device->physical_device->properties.deviceName,
+      VK_VERSION_MAJOR (device->physical_device->properties.apiVersion),
+      VK_VERSION_MINOR (device->physical_device->properties.apiVersion));
+  printf ("%-8s %12s %12s %10s %12s %12s %10s %10s %s\n", "size", "GPU us/pic", "GPU 1 disp",
+      "GPU fps", "pipeline fps", "CPU ms/pic", "CPU fps", "GPU/CPU", "check");
+
+  int status = 0;
+  for (unsigned s : sizes) {
+    const int w = s == 2160 ? 3840 : s == 1080 ? 1920 : (int) (s * 16 / 9 + 7) / 8 * 8;
+    const int h = (int) s;
+    GstVideoInfo info;
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420_10LE, w, h);
+    VvcAlfSyntheticConfig cfg;
+    cfg.width = w;
+    cfg.height = h;
+    cfg.chroma_format = GST_VVC_ALF_CHROMA_420;
+    cfg.bit_depth = 10;
+    cfg.ctb_size = 128;
+    cfg.fixed_set = 5;
+    cfg.y = cfg.cb = cfg.cr = cfg.cc_cb = cfg.cc_cr = true;
+    VvcAlfParams params;
+    std::string e;
+    if (!vvc_alf_build_synthetic (cfg, params, e)) {
+      fprintf (stderr, "parameters: %s\n", e.c_str ());
+      return 1;
+    }
+    std::vector<Picture> pics (kDistinct);
+    for (unsigned i = 0; i < kDistinct; i++) {
+      for (int p = 0; p < 3; p++) {
+        const int pw = p ? w / 2 : w, ph = p ? h / 2 : h;
+        pics[i].plane[p].resize ((size_t) pw * ph);
+        fill (pics[i].plane[p], pw, ph, (int) (i * 3 + p));
+      }
+      pics[i].gpu = upload (exec, staging, pics[i], info);
+    }
+    exec->begin (&err);
+    GstBuffer *params_buf = VkAlfKernel::upload_params (exec, params, &staging, &devcache, &err);
+    submit_and_wait (exec);
+    GstBuffer *outs[2];
+    for (GstBuffer *&o : outs) {
+      o = gst_buffer_new ();
+      gst_buffer_append_memory (o, vk_storage_alloc (device, GST_VIDEO_INFO_SIZE (&info), false, &err));
+    }
+
+    double stream_us = 0, single_us = 0, cpu_ms = 0;
+    time_kernel (exec, kernel, timer, params_buf, params, pics, outs, info,
+        cpu_device ? 4 : 64, &stream_us, &single_us);
+    long bad = check_output (exec, kernel, staging, params_buf, params, pics[0], outs[0], info,
+        &cpu_ms, cpu_frames);
+    if (bad)
+      status = 1;
+    unsigned n = n_frames ? n_frames : cpu_device ? 8 : (s >= 2160 ? 500 : 1000);
+    double pipe_fps = time_pipeline (instance, device, pics, info, n);
+
+    char name[16], check[48];
+    snprintf (name, sizeof name, "%up", s);
+    snprintf (check, sizeof check, bad ? "%ld MISMATCHES" : "bit-exact", bad);
+    printf ("%-8s %12.1f %12.1f %10.0f %12.0f %12.1f %10.2f %9.1fx %s\n", name, stream_us,
+        single_us, 1e6 / stream_us, pipe_fps, cpu_ms, 1000.0 / cpu_ms, cpu_ms * 1000.0 / stream_us,
+        check);
+    fflush (stdout);
+    for (Picture &p : pics)
+      gst_buffer_unref (p.gpu);
+    for (GstBuffer *o : outs)
+      gst_buffer_unref (o);
+    gst_buffer_unref (params_buf);
+  }
+  printf ("GPU us/pic: GPU time per picture, dispatches back to back; GPU 1 disp: one picture\n"
+      "alone; pipeline fps: appsrc (pictures in Vulkan buffers) ! vkvvcalf ! fakesink (Vulkan\n"
+      "buffers out), wall clock; GPU/CPU: CPU reference time over GPU time per picture.\n"
+      "Target: 2160p fully filtered in <= 200 us GPU time.\n");
+
+  exec->wait_idle ();
+  delete timer;
+  delete kernel;
+  delete exec;
+  gst_object_unref (queue);
+  gst_object_unref (device);
+  gst_object_unref (instance);
+  return status;
+}

@@ -1,0 +1,1261 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-vkvvcalf
+ * @title: vkvvcalf
+ *
+ * Applies the H.266/VVC adaptive loop filter (luma ALF with 4x4
+ * classification, chroma ALF and CC-ALF, virtual boundaries, slice / tile /
+ * subpicture edges) to each picture on a Vulkan device, bit-exact with the
+ * CPU reference of gst/vvcalf (and so with the JVET conformance pictures).
+ *
+ * Input pictures are the pre-ALF reconstruction; output pictures are new
+ * buffers (the input is never modified). The ALF parameters of a picture
+ * come from, per #GstVkVvcAlf:params-source:
+ * - a #GstVvcAlfMeta on the input buffer (what a VVC decoder attaches),
+ * - vvc-alf-params JSON files (#GstVkVvcAlf:params-location): either one
+ *   file used for every picture, or a printf-style pattern with one integer
+ *   conversion (e.g. `params-%05d.json`) expanded with the picture index
+ *   (pictures counted from 0 since the element started, plus
+ *   #GstVkVvcAlf:params-first-index),
+ * - synthetic parameters (#GstVkVvcAlf:ctb-size,
+ *   #GstVkVvcAlf:fixed-filter-set and the per-component switches): every CTB
+ *   uses one fixed luma filter set and one built-in chroma / CC-ALF filter.
+ *
+ * The picture size must be a multiple of 8 (as in H.266) and must match the
+ * parameters, as must the chroma format and bit depth; invalid or
+ * inconsistent parameters stop the stream with an error, nothing is filtered
+ * with them.
+ *
+ * Input may be system memory (uploaded), Vulkan buffers (bound directly when
+ * they have storage usage, else copied on the GPU) or, for 8-bit formats,
+ * Vulkan images (copied on the GPU). Output is Vulkan buffers (one
+ * storage-capable buffer per plane with a #GstVideoMeta; no readback) when
+ * downstream accepts them, else system memory. Several pictures are kept in
+ * flight (#GstVkVvcAlf:frames-in-flight).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=pre.yuv ! rawvideoparse format=i420-10le width=1280 height=720 ! \
+ *     vkvvcalf params-location=params-%05d.json ! filesink location=post.yuv
+ * gst-launch-1.0 videotestsrc num-buffers=100 ! video/x-raw,format=I420_10LE,width=1920,height=1080 ! \
+ *     vkvvcalf fixed-filter-set=5 ! fakesink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvkvvcalf.h"
+
+#include <gst/video/video.h>
+#include "compute/gpcvk.h"
+
+#include <string.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkcontext.h"
+#include "compute/gpcvkexec.h"
+#include "vkalfkernel.h"
+#include "gstvvcalfmeta.h"
+#include "vvcalf-builder.h"
+#include "vvcalf-derive.h"
+#include "vvcalf-json.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_vk_vvc_alf_debug);
+#define GST_CAT_DEFAULT gst_vk_vvc_alf_debug
+
+#define MAX_FRAMES_IN_FLIGHT 16
+/* A submission that takes longer than this means a lost or hung device. */
+#define GPU_TIMEOUT_NS (10 * GST_SECOND)
+
+#define FORMATS "GRAY8, I420, I420_10LE, I420_12LE, Y42B, I422_10LE, I422_12LE, " \
+    "Y444, Y444_10LE, Y444_12LE"
+#define FORMATS_8BIT "GRAY8, I420, Y42B, Y444"
+#define SIZE_CAPS ", width = (int) [ 8, 16384 ], height = (int) [ 8, 16384 ], " \
+    "framerate = (fraction) [ 0, max ]"
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE_INDEX,
+  PROP_PARAMS_SOURCE,
+  PROP_PARAMS_LOCATION,
+  PROP_PARAMS_FIRST_INDEX,
+  PROP_CTB_SIZE,
+  PROP_FIXED_FILTER_SET,
+  PROP_LUMA,
+  PROP_CB,
+  PROP_CR,
+  PROP_CC_CB,
+  PROP_CC_CR,
+  PROP_FRAMES_IN_FLIGHT,
+};
+
+typedef enum
+{
+  PARAMS_SOURCE_AUTO,
+  PARAMS_SOURCE_META,
+  PARAMS_SOURCE_FILE,
+  PARAMS_SOURCE_SYNTHETIC,
+} ParamsSource;
+
+#define GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE (params_source_get_type ())
+static GType
+params_source_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {PARAMS_SOURCE_AUTO, "The buffer's GstVvcAlfMeta if it has one, else "
+          "params-location if set, else synthetic", "auto"},
+    {PARAMS_SOURCE_META, "GstVvcAlfMeta on every buffer (error without)", "meta"},
+    {PARAMS_SOURCE_FILE, "vvc-alf-params JSON file(s) at params-location", "file"},
+    {PARAMS_SOURCE_SYNTHETIC, "Synthetic parameters from the ctb-size, "
+          "fixed-filter-set and component properties", "synthetic"},
+    {0, NULL, NULL},
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstVkVvcAlfParamsSource", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* A picture submitted to the GPU. */
+struct PendingFrame
+{
+  GstBuffer *out;               /* Vulkan output, or NULL */
+  GstBuffer *staging;           /* host-visible output (system memory), or NULL */
+  GstBuffer *in;                /* for timestamps and flags (system output) */
+  GstVulkanFence *fence;
+};
+
+/* Device-local output planes, recycled once nobody holds them (memory
+ * reference count: buffers downstream may be copied, their memory shared). */
+class OutMemCache
+{
+public:
+  explicit OutMemCache (GstVulkanDevice * d) : device_ ((GstVulkanDevice *) gst_object_ref (d)) {}
+  ~OutMemCache () { trim (); gst_object_unref (device_); }
+  GstMemory *acquire (gsize size, GError ** error)
+  {
+    for (GstMemory * m : all_) {
+      if (GST_MINI_OBJECT_REFCOUNT_VALUE (m) == 1 && gst_memory_get_sizes (m, NULL, NULL) == size)
+        return gst_memory_ref (m);
+    }
+    GstMemory *m = gpc::vk_storage_alloc (device_, size, false, error);
+    if (!m)
+      return NULL;
+    all_.push_back (m);
+    return gst_memory_ref (m);
+  }
+  void trim ()
+  {
+    std::vector < GstMemory * >keep;
+    for (GstMemory * m : all_) {
+      if (GST_MINI_OBJECT_REFCOUNT_VALUE (m) == 1)
+        gst_memory_unref (m);
+      else
+        keep.push_back (m);
+    }
+    /* Memories still held elsewhere are dropped from the cache: their last
+     * holder frees them. */
+    for (GstMemory * m : keep)
+      gst_memory_unref (m);
+    all_.clear ();
+  }
+private:
+  GstVulkanDevice *device_;
+  std::vector < GstMemory * >all_;
+};
+
+struct _GstVkVvcAlf
+{
+  GstBaseTransform parent;
+
+  /* properties */
+  ParamsSource params_source;
+  gchar *params_location;
+  guint params_first_index;
+  guint ctb_size;
+  gint fixed_filter_set;
+  gboolean enable[5];           /* luma, cb, cr, cc-cb, cc-cr */
+  guint frames_in_flight;
+
+  GpcVkContext vk;
+  gpc::VkExec * exec;
+  gpc::VkAlfKernel * kernel;
+  gpc::VkBufferCache * device_cache;
+  gpc::VkBufferCache * staging_cache;
+  OutMemCache *out_cache;
+
+  GstVideoInfo info;
+  gboolean have_info;
+  gboolean vulkan_out;
+  GstVvcAlfChromaFormat chroma_format;
+  guint bit_depth;
+  gboolean location_is_pattern;
+
+  gpc::VvcAlfParams * synth;    /* built at set_caps, or NULL */
+  gchar *synth_error;
+  gpc::VvcAlfParams * last;     /* parameters in params_buf */
+  GstBuffer *params_buf;
+  guint64 picture_index;
+
+  std::deque < PendingFrame > *pending;
+};
+
+#define gst_vk_vvc_alf_parent_class parent_class
+G_DEFINE_TYPE (GstVkVvcAlf, gst_vk_vvc_alf, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (vkvvcalf, "vkvvcalf", GST_RANK_NONE, GST_TYPE_VK_VVC_ALF);
+
+static const char *enable_names[5] = { "luma", "cb", "cr", "cc-cb", "cc-cr" };
+
+/* ------------------------------------------------------------ parameters */
+
+/* TRUE when @pattern has exactly one integer conversion (%d, %05u, ...)
+ * and otherwise only "%%": then it names one file per picture. Any other
+ * conversion is refused (FALSE, with @bad set). */
+static gboolean
+parse_location_pattern (const gchar * pattern, gboolean * bad)
+{
+  int conversions = 0;
+  *bad = FALSE;
+  for (const gchar * p = pattern; *p; p++) {
+    if (*p != '%')
+      continue;
+    p++;
+    if (*p == '%')
+      continue;
+    while (*p == '0' || *p == '-' || *p == ' ' || *p == '+')
+      p++;
+    while (g_ascii_isdigit (*p))
+      p++;
+    if (*p != 'd' && *p != 'u' && *p != 'i') {
+      *bad = TRUE;
+      return FALSE;
+    }
+    conversions++;
+  }
+  if (conversions > 1)
+    *bad = TRUE;
+  return conversions == 1;
+}
+
+/* Chroma format and bit depth a raw video format carries. */
+static gboolean
+format_alf_layout (const GstVideoInfo * info, GstVvcAlfChromaFormat * cf, guint * depth)
+{
+  const GstVideoFormatInfo *f = info->finfo;
+  if (!GST_VIDEO_FORMAT_INFO_IS_YUV (f) && !GST_VIDEO_FORMAT_INFO_IS_GRAY (f))
+    return FALSE;
+  *depth = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0);
+  if (GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f) == 1)
+    *cf = GST_VVC_ALF_CHROMA_400;
+  else if (f->w_sub[1] == 1 && f->h_sub[1] == 1)
+    *cf = GST_VVC_ALF_CHROMA_420;
+  else if (f->w_sub[1] == 1 && f->h_sub[1] == 0)
+    *cf = GST_VVC_ALF_CHROMA_422;
+  else if (f->w_sub[1] == 0 && f->h_sub[1] == 0)
+    *cf = GST_VVC_ALF_CHROMA_444;
+  else
+    return FALSE;
+  return *depth >= 8 && *depth <= 12;
+}
+
+static gboolean
+build_synthetic (GstVkVvcAlf * self)
+{
+  gpc::VvcAlfSyntheticConfig cfg;
+  cfg.width = GST_VIDEO_INFO_WIDTH (&self->info);
+  cfg.height = GST_VIDEO_INFO_HEIGHT (&self->info);
+  cfg.chroma_format = self->chroma_format;
+  cfg.bit_depth = self->bit_depth;
+  cfg.ctb_size = self->ctb_size;
+  cfg.y = self->enable[0] && self->fixed_filter_set >= 0;
+  cfg.fixed_set = self->fixed_filter_set >= 0 ? self->fixed_filter_set : 0;
+  cfg.cb = self->enable[1];
+  cfg.cr = self->enable[2];
+  cfg.cc_cb = self->enable[3];
+  cfg.cc_cr = self->enable[4];
+  std::string err;
+  delete self->synth;
+  self->synth = new gpc::VvcAlfParams ();
+  g_clear_pointer (&self->synth_error, g_free);
+  if (!gpc::vvc_alf_build_synthetic (cfg, *self->synth, err)) {
+    delete self->synth;
+    self->synth = nullptr;
+    self->synth_error = g_strdup (err.c_str ());
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The parameters of picture @buf: points @params at them (@storage holds
+ * parameters read for this picture). FALSE with an element error posted. */
+static gboolean
+resolve_params (GstVkVvcAlf * self, GstBuffer * buf, gpc::VvcAlfParams & storage,
+    const gpc::VvcAlfParams ** params)
+{
+  std::string err;
+  GstVvcAlfMeta *meta = gst_buffer_get_vvc_alf_meta (buf);
+  ParamsSource src = self->params_source;
+  if (src == PARAMS_SOURCE_AUTO)
+    src = meta ? PARAMS_SOURCE_META : self->params_location ? PARAMS_SOURCE_FILE :
+        PARAMS_SOURCE_SYNTHETIC;
+  const char *what = "synthetic parameters";
+  gchar *path = NULL;
+
+  switch (src) {
+    case PARAMS_SOURCE_META:
+      what = "GstVvcAlfMeta";
+      if (!meta) {
+        err = "the buffer has no GstVvcAlfMeta";
+        break;
+      }
+      if (gpc::vvc_alf_params_from_meta (*meta, storage, err))
+        *params = &storage;
+      break;
+    case PARAMS_SOURCE_FILE:
+      what = "vvc-alf-params file";
+      if (!self->params_location) {
+        err = "params-location is not set";
+        break;
+      }
+      gboolean bad;
+      self->location_is_pattern = parse_location_pattern (self->params_location, &bad);
+      if (bad) {
+        err = std::string ("params-location \"") + self->params_location +
+            "\" must hold at most one integer conversion (like %05d); write %% for a literal %";
+        break;
+      }
+      if (self->location_is_pattern)
+        path = g_strdup_printf (self->params_location,
+            (int) (self->params_first_index + self->picture_index));
+      else
+        path = g_strdup (self->params_location);
+      if (gpc::vvc_alf_params_from_json_file (path, storage, err))
+        *params = &storage;
+      else
+        err = std::string (path) + ": " + err;
+      break;
+    default:
+      if (self->synth)
+        *params = self->synth;
+      else
+        err = self->synth_error ? self->synth_error : "not built";
+      break;
+  }
+  if (*params) {
+    const gpc::VvcAlfPicParams & p = (*params)->pic;
+    if (p.width != GST_VIDEO_INFO_WIDTH (&self->info)
+        || p.height != GST_VIDEO_INFO_HEIGHT (&self->info)
+        || p.chroma_format != (int) self->chroma_format
+        || p.bit_depth != (int) self->bit_depth) {
+      err = "parameters for a " + std::to_string (p.width) + "x" +
+          std::to_string (p.height) + " picture, chroma format " +
+          std::to_string (p.chroma_format) + ", " + std::to_string (p.bit_depth) +
+          "-bit do not match the caps";
+      *params = nullptr;
+    }
+  }
+  if (!*params) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Invalid ALF parameters (%s) for picture %" G_GUINT64_FORMAT, what,
+            self->picture_index), ("%s", err.c_str ()));
+    g_free (path);
+    return FALSE;
+  }
+  if (path)
+    GST_LOG_OBJECT (self, "picture %" G_GUINT64_FORMAT ": %s", self->picture_index, path);
+  g_free (path);
+  return TRUE;
+}
+
+static bool
+same_params (const gpc::VvcAlfParams & a, const gpc::VvcAlfParams & b)
+{
+  return a.ctbs.size () == b.ctbs.size ()
+      && memcmp (&a.pic, &b.pic, sizeof (a.pic)) == 0
+      && memcmp (a.ctbs.data (), b.ctbs.data (),
+      a.ctbs.size () * sizeof (gpc::VvcAlfCtbParams)) == 0;
+}
+
+/* -------------------------------------------------------------- GPU side */
+
+/* Records what makes plane @p of @buf readable as a storage buffer in @out:
+ * bound directly when it is one, else copied on the GPU (Vulkan buffers and
+ * images). @holder receives what keeps the plane alive. */
+static gboolean
+prepare_vulkan_plane (GstVkVvcAlf * self, GstBuffer * buf, guint p, gpc::AlfPlane * out,
+    GError ** error)
+{
+  gpc::VkExec * exec = self->exec;
+  const guint w = GST_VIDEO_INFO_COMP_WIDTH (&self->info, p);
+  const guint h = GST_VIDEO_INFO_COMP_HEIGHT (&self->info, p);
+  const guint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (&self->info, p);
+  const gsize row_bytes = (gsize) w * pstride;
+  GstMemory *mem;
+  gsize offset;
+  gint stride;
+
+  /* Images: one per plane, in plane order (vulkanupload's layout). */
+  if (gst_is_vulkan_image_memory (gst_buffer_peek_memory (buf, 0))) {
+    if (gst_buffer_n_memory (buf) != GST_VIDEO_INFO_N_PLANES (&self->info)) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "%u Vulkan images for %u planes", gst_buffer_n_memory (buf),
+          GST_VIDEO_INFO_N_PLANES (&self->info));
+      return FALSE;
+    }
+    mem = gst_buffer_peek_memory (buf, p);
+    offset = 0;
+    stride = 0;
+  } else if (!gpc::video_plane_location (buf, &self->info, p, &mem, &offset, &stride)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "the buffer has no plane %u", p);
+    return FALSE;
+  }
+
+  if (gst_is_vulkan_image_memory (mem)) {
+    GstVulkanImageMemory *img = (GstVulkanImageMemory *) mem;
+    if (pstride != 1 || (img->create_info.format != VK_FORMAT_R8_UNORM
+            && img->create_info.format != VK_FORMAT_R8_UINT)
+        || img->create_info.extent.width < w || img->create_info.extent.height < h) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "plane %u: unsupported Vulkan image (format %d, %ux%u)", p,
+          img->create_info.format, img->create_info.extent.width,
+          img->create_info.extent.height);
+      return FALSE;
+    }
+    const guint dst_stride = GST_ROUND_UP_4 (w);
+    GstBuffer *scratch = self->device_cache->acquire ((gsize) dst_stride * h, error);
+    if (!scratch)
+      return FALSE;
+    GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (scratch);
+    exec->barrier (img, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy region = { };
+    region.bufferRowLength = dst_stride;
+    region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    region.imageSubresource.layerCount = 1;
+    region.imageExtent = { w, h, 1 };
+    vkCmdCopyImageToBuffer (exec->cmd (), img->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        dst->buffer, 1, &region);
+    exec->keep (GST_MINI_OBJECT_CAST (scratch));
+    gst_buffer_unref (scratch);
+    *out = { dst, 0, dst_stride };
+  } else if (gst_is_vulkan_buffer_memory (mem)) {
+    GstVulkanBufferMemory *src = (GstVulkanBufferMemory *) mem;
+    gsize need = offset + (gsize) stride * (h - 1) + row_bytes;
+    if (stride < (gint) row_bytes || need > gst_memory_get_sizes (mem, NULL, NULL)) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "plane %u does not fit its Vulkan buffer", p);
+      return FALSE;
+    }
+    /* GstMemory offsets count from the VkBuffer's start plus mem->offset. */
+    offset += mem->offset;
+    if (gpc::vk_is_storage_buffer (mem) && (offset % 4) == 0 && (stride % 4) == 0) {
+      *out = { src, (guint32) offset, (guint32) stride };
+    } else {
+      gsize size = (gsize) stride * (h - 1) + row_bytes;
+      GstBuffer *scratch = self->device_cache->acquire (GST_ROUND_UP_4 (size), error);
+      if (!scratch)
+        return FALSE;
+      GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (scratch);
+      exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+      exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+      VkBufferCopy region = { offset, 0, size };
+      vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
+      exec->keep (GST_MINI_OBJECT_CAST (scratch));
+      gst_buffer_unref (scratch);
+      *out = { dst, 0, (guint32) stride };
+    }
+  } else {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "plane %u is neither in a Vulkan buffer nor in a Vulkan image", p);
+    return FALSE;
+  }
+  exec->barrier (out->mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  return TRUE;
+}
+
+/* System memory: every plane into one staging buffer (our layout: the
+ * caps' strides), then one copy to device memory. */
+static gboolean
+upload_system_frame (GstVkVvcAlf * self, GstBuffer * buf, gpc::AlfPlane planes[3],
+    GError ** error)
+{
+  gpc::VkExec * exec = self->exec;
+  const GstVideoInfo *info = &self->info;
+  GstVideoFrame frame;
+  if (!gst_video_frame_map (&frame, info, buf, GST_MAP_READ)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "could not map the input picture");
+    return FALSE;
+  }
+  const gsize size = GST_VIDEO_INFO_SIZE (info);
+  GstBuffer *staging = self->staging_cache->acquire (size, error);
+  GstBuffer *dev = staging ? self->device_cache->acquire (size, error) : NULL;
+  GstMapInfo map;
+  GstMemory *smem_raw = staging ? gst_buffer_peek_memory (staging, 0) : NULL;
+  if (!dev || !gst_memory_map (smem_raw, &map, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&frame);
+    gst_clear_buffer (&staging);
+    if (dev && !*error)
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
+          "could not map the staging buffer");
+    gst_clear_buffer (&dev);
+    return FALSE;
+  }
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    const guint8 *src = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
+    const gint src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
+    const gint dst_stride = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
+    const gsize row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, p) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, p);
+    guint8 *dst = map.data + GST_VIDEO_INFO_PLANE_OFFSET (info, p);
+    for (gint y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (info, p); y++)
+      memcpy (dst + (gsize) y * dst_stride, src + (gsize) y * src_stride, row);
+  }
+  gst_memory_unmap (smem_raw, &map);
+  gst_video_frame_unmap (&frame);
+
+  GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (staging);
+  GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (dev);
+  smem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
+  smem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
+  exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  exec->barrier (dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  VkBufferCopy region = { 0, 0, size };
+  vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
+  exec->barrier (dmem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  exec->keep (GST_MINI_OBJECT_CAST (staging));
+  exec->keep (GST_MINI_OBJECT_CAST (dev));
+  gst_buffer_unref (staging);
+  gst_buffer_unref (dev);
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
+    planes[p] = { dmem, (guint32) GST_VIDEO_INFO_PLANE_OFFSET (info, p),
+      (guint32) GST_VIDEO_INFO_PLANE_STRIDE (info, p) };
+  return TRUE;
+}
+
+/* Output buffers: one device-local storage buffer per plane (Vulkan
+ * output), or one host-visible buffer in the caps' layout (system output). */
+static gboolean
+alloc_output (GstVkVvcAlf * self, PendingFrame * f, gpc::AlfPlane planes[3], GError ** error)
+{
+  const GstVideoInfo *info = &self->info;
+  const guint n = GST_VIDEO_INFO_N_PLANES (info);
+  if (!self->vulkan_out) {
+    f->staging = self->staging_cache->acquire (GST_VIDEO_INFO_SIZE (info), error);
+    if (!f->staging)
+      return FALSE;
+    GstVulkanBufferMemory *m = gpc::vk_buffer_memory (f->staging);
+    for (guint p = 0; p < n; p++)
+      planes[p] = { m, (guint32) GST_VIDEO_INFO_PLANE_OFFSET (info, p),
+        (guint32) GST_VIDEO_INFO_PLANE_STRIDE (info, p) };
+    return TRUE;
+  }
+  f->out = gst_buffer_new ();
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0 }, total = 0;
+  gint stride[GST_VIDEO_MAX_PLANES] = { 0 };
+  for (guint p = 0; p < n; p++) {
+    stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
+    gsize size = (gsize) stride[p] * GST_VIDEO_INFO_COMP_HEIGHT (info, p);
+    GstMemory *mem = self->out_cache->acquire (size, error);
+    if (!mem)
+      return FALSE;
+    gst_buffer_append_memory (f->out, mem);
+    planes[p] = { (GstVulkanBufferMemory *) mem, 0, (guint32) stride[p] };
+    offset[p] = total;
+    total += size;
+  }
+  gst_buffer_add_video_meta_full (f->out, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), n, offset, stride);
+  return TRUE;
+}
+
+static void
+pending_clear (PendingFrame & f)
+{
+  gst_clear_buffer (&f.out);
+  gst_clear_buffer (&f.staging);
+  gst_clear_buffer (&f.in);
+  if (f.fence)
+    gst_vulkan_fence_unref (f.fence);
+  f.fence = NULL;
+}
+
+/* Records and submits one picture. Takes @buf. */
+static GstFlowReturn
+submit_frame (GstVkVvcAlf * self, GstBuffer * buf)
+{
+  GError *error = NULL;
+  gpc::VkExec * exec = self->exec;
+  gpc::VvcAlfParams storage;
+  const gpc::VvcAlfParams * params = nullptr;
+  gpc::AlfPlane in[3] = { }, out[3] = { };
+  PendingFrame f = { NULL, NULL, NULL, NULL };
+  const char *stage = "record";
+
+  if (!resolve_params (self, buf, storage, &params)) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
+  self->picture_index++;
+
+  exec->collect ();
+  if (!exec->begin (&error)) {
+    stage = "begin";
+    goto gpu_error;
+  }
+
+  if (!self->params_buf || !same_params (*self->last, *params)) {
+    /* Derived blocks are valid by construction; re-check what the GPU is
+     * about to index with (cheap, and only when the parameters change). */
+    std::string bad = gpc::vvc_alf_params_check (*params);
+    if (!bad.empty ()) {
+      GstVulkanFence *fence = exec->submit (NULL);
+      if (fence)
+        gst_vulkan_fence_unref (fence);
+      GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Inconsistent ALF parameters"),
+          ("%s", bad.c_str ()));
+      gst_buffer_unref (buf);
+      return GST_FLOW_ERROR;
+    }
+    gst_clear_buffer (&self->params_buf);
+    self->params_buf = gpc::VkAlfKernel::upload_params (exec, *params,
+        self->staging_cache, self->device_cache, &error);
+    if (!self->params_buf) {
+      stage = "parameter upload";
+      goto record_error;
+    }
+    *self->last = *params;
+  } else {
+    exec->keep (GST_MINI_OBJECT_CAST (self->params_buf));
+  }
+
+  {
+    GstMemory *m0 = gst_buffer_n_memory (buf) ? gst_buffer_peek_memory (buf, 0) : NULL;
+    gboolean ok;
+    if (m0 && (gst_is_vulkan_buffer_memory (m0) || gst_is_vulkan_image_memory (m0))) {
+      ok = TRUE;
+      for (guint p = 0; ok && p < GST_VIDEO_INFO_N_PLANES (&self->info); p++)
+        ok = prepare_vulkan_plane (self, buf, p, &in[p], &error);
+    } else {
+      ok = upload_system_frame (self, buf, in, &error);
+    }
+    if (!ok) {
+      GstVulkanFence *fence = exec->submit (NULL);
+      if (fence)
+        gst_vulkan_fence_unref (fence);
+      else
+        gst_clear_buffer (&self->params_buf);  /* its upload may not have run */
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Cannot read this picture"),
+          ("%s", error ? error->message : "unknown"));
+      g_clear_error (&error);
+      gst_buffer_unref (buf);
+      return GST_FLOW_ERROR;
+    }
+  }
+  exec->keep (GST_MINI_OBJECT_CAST (buf));
+
+  if (!alloc_output (self, &f, out, &error)) {
+    stage = "output allocation";
+    goto record_error;
+  }
+  if (f.out)
+    gst_buffer_copy_into (f.out, buf, (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS |
+            GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&self->info); p++) {
+    if (p == 0 || out[p].mem != out[0].mem)
+      exec->barrier (out[p].mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_WRITE_BIT);
+  }
+  if (!self->kernel->dispatch (exec, in, out,
+          gpc::vk_buffer_memory (self->params_buf), params->pic,
+          GST_VIDEO_INFO_COMP_DEPTH (&self->info, 0) > 8, &error)) {
+    stage = "dispatch";
+    goto record_error;
+  }
+  if (f.staging)
+    exec->barrier (out[0].mem, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  if (f.out)
+    exec->keep (GST_MINI_OBJECT_CAST (f.out));
+  if (f.staging)
+    exec->keep (GST_MINI_OBJECT_CAST (f.staging));
+
+  f.fence = exec->submit (&error);
+  if (!f.fence) {
+    stage = "submit";
+    goto gpu_error;
+  }
+  if (f.out) {
+    gst_buffer_unref (buf);
+  } else {
+    f.in = buf;
+  }
+  self->pending->push_back (f);
+  return GST_FLOW_OK;
+
+record_error:
+  {
+    GstVulkanFence *fence = exec->submit (NULL);
+    if (fence)
+      gst_vulkan_fence_unref (fence);
+  }
+gpu_error:
+  /* A parameter upload recorded here may not have run. */
+  gst_clear_buffer (&self->params_buf);
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+      ("Failed to run ALF on the Vulkan device (%s)", stage),
+      ("%s", error ? error->message : "unknown"));
+  g_clear_error (&error);
+  pending_clear (f);
+  gst_buffer_unref (buf);
+  return GST_FLOW_ERROR;
+}
+
+/* Waits for the oldest picture and returns its output buffer; NULL with an
+ * element error posted when the GPU failed. */
+static GstBuffer *
+complete_oldest (GstVkVvcAlf * self, GstFlowReturn * ret)
+{
+  PendingFrame f = self->pending->front ();
+  self->pending->pop_front ();
+  GError *error = NULL;
+  GstBuffer *out = NULL;
+
+  if (!self->exec->wait (f.fence, GPU_TIMEOUT_NS, &error)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("The Vulkan device failed while filtering"), ("%s", error->message));
+    g_clear_error (&error);
+    pending_clear (f);
+    *ret = GST_FLOW_ERROR;
+    return NULL;
+  }
+  *ret = GST_FLOW_OK;
+  if (f.out) {
+    out = f.out;
+    f.out = NULL;
+  } else {
+    /* Internal download: the host-visible output into system memory. */
+    gsize size = GST_VIDEO_INFO_SIZE (&self->info);
+    GstMemory *smem = gst_buffer_peek_memory (f.staging, 0);
+    GstMapInfo map;
+    out = gst_buffer_new_allocate (NULL, size, NULL);
+    if (!gst_memory_map (smem, &map, GST_MAP_READ)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Cannot read the filtered picture"),
+          (NULL));
+      gst_buffer_unref (out);
+      pending_clear (f);
+      *ret = GST_FLOW_ERROR;
+      return NULL;
+    }
+    gst_buffer_fill (out, 0, map.data, size);
+    gst_memory_unmap (smem, &map);
+    gst_buffer_copy_into (out, f.in, (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS |
+            GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
+  }
+  pending_clear (f);
+  return out;
+}
+
+/* Pushes every pending picture downstream, in order. */
+static GstFlowReturn
+drain (GstVkVvcAlf * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  while (!self->pending->empty ()) {
+    GstFlowReturn r;
+    GstBuffer *buf = complete_oldest (self, &r);
+    if (!buf) {
+      ret = r;
+      continue;
+    }
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
+    else
+      gst_buffer_unref (buf);
+  }
+  return ret;
+}
+
+/* Drops pending pictures (flush): waits for the GPU, pushes nothing. */
+static void
+discard_pending (GstVkVvcAlf * self)
+{
+  while (!self->pending->empty ()) {
+    PendingFrame f = self->pending->front ();
+    self->pending->pop_front ();
+    self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
+    pending_clear (f);
+  }
+}
+
+/* ------------------------------------------------------ GstBaseTransform */
+
+static GstFlowReturn
+gst_vk_vvc_alf_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont,
+    GstBuffer * input)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
+  if (!self->have_info) {
+    gst_buffer_unref (input);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("received a buffer before caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  return submit_frame (self, input);
+}
+
+static GstFlowReturn
+gst_vk_vvc_alf_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
+  GstFlowReturn ret = GST_FLOW_OK;
+  *outbuf = NULL;
+  if (self->pending->empty ())
+    return GST_FLOW_OK;
+  /* Never wait for the picture just submitted unless the window is full:
+   * the GPU works on it while the next one arrives. */
+  PendingFrame & oldest = self->pending->front ();
+  if (self->pending->size () > self->frames_in_flight
+      || gst_vulkan_fence_is_signaled (oldest.fence))
+    *outbuf = complete_oldest (self, &ret);
+  return ret;
+}
+
+static gboolean
+gst_vk_vvc_alf_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_STOP:
+      if (self->exec)
+        discard_pending (self);
+      break;
+    default:
+      /* Serialized events (EOS, caps, segments) must not overtake the
+       * pictures we still hold. */
+      if (GST_EVENT_IS_SERIALIZED (event) && self->exec)
+        drain (self);
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+static GstCaps *
+caps_with_features (GstCaps * caps, const char *const *features, guint n)
+{
+  GstCaps *res = gst_caps_new_empty ();
+  for (guint k = 0; k < n; k++) {
+    GstCaps *c = gst_caps_copy (caps);
+    for (guint i = 0; i < gst_caps_get_size (c); i++) {
+      GstStructure *s = gst_caps_get_structure (c, i);
+      gst_structure_remove_fields (s, "texture-target", NULL);
+      gst_caps_set_features (c, i, features[k] ?
+          gst_caps_features_new (features[k], NULL) : gst_caps_features_new_empty ());
+    }
+    res = gst_caps_merge (res, c);
+  }
+  return res;
+}
+
+static GstCaps *
+gst_vk_vvc_alf_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  static const char *const to_src[] = { GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER, NULL };
+  static const char *const to_sink[] = { GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER,
+    GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, NULL
+  };
+  GstCaps *res = direction == GST_PAD_SINK ? caps_with_features (caps, to_src, 2) :
+      caps_with_features (caps, to_sink, 3);
+  GstCaps *tmpl = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
+      GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
+  GstCaps *t = gst_caps_intersect_full (res, tmpl, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (res);
+  gst_caps_unref (tmpl);
+  res = t;
+  if (filter) {
+    t = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = t;
+  }
+  return res;
+}
+
+static gboolean
+gst_vk_vvc_alf_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
+  GstVideoInfo info;
+  GstVvcAlfChromaFormat cf;
+  guint depth;
+
+  if (!gst_video_info_from_caps (&info, incaps) || !format_alf_layout (&info, &cf, &depth)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("unsupported caps %" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  if (GST_VIDEO_INFO_WIDTH (&info) % 8 || GST_VIDEO_INFO_HEIGHT (&info) % 8) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("ALF needs a picture size that is a multiple of 8 (got %dx%d)",
+            GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info)), (NULL));
+    return FALSE;
+  }
+  /* Pending pictures were drained by the CAPS event. */
+  if (self->have_info && !gst_video_info_is_equal (&info, &self->info)) {
+    self->device_cache->trim ();
+    self->staging_cache->trim ();
+    self->out_cache->trim ();
+  }
+  GstCapsFeatures *feat = gst_caps_get_features (outcaps, 0);
+  self->vulkan_out = feat && gst_caps_features_contains (feat,
+      GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER);
+  self->info = info;
+  self->chroma_format = cf;
+  self->bit_depth = depth;
+  self->have_info = TRUE;
+  if (!build_synthetic (self))
+    GST_DEBUG_OBJECT (self, "no synthetic parameters for these caps: %s", self->synth_error);
+  GST_INFO_OBJECT (self, "%s %dx%d, output in %s memory",
+      GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
+      GST_VIDEO_INFO_HEIGHT (&info), self->vulkan_out ? "Vulkan buffer" : "system");
+  return TRUE;
+}
+
+static gboolean
+gst_vk_vvc_alf_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  /* Output buffers are our own (storage-capable Vulkan buffers or system
+   * memory): no downstream pool is used. */
+  return TRUE;
+}
+
+static gboolean
+gst_vk_vvc_alf_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_CONTEXT:
+      if (gpc_vk_context_handle_query (GST_ELEMENT (self), &self->vk, query))
+        return TRUE;
+      break;
+    case GST_QUERY_LATENCY:
+      if (direction == GST_PAD_SRC) {
+        if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
+          return FALSE;
+        /* A picture can wait for the next ones while the GPU works on it. */
+        if (self->have_info && GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
+          gboolean live;
+          GstClockTime min, max;
+          gst_query_parse_latency (query, &live, &min, &max);
+          GstClockTime extra = gst_util_uint64_scale_int (GST_SECOND *
+              self->frames_in_flight, GST_VIDEO_INFO_FPS_D (&self->info),
+              GST_VIDEO_INFO_FPS_N (&self->info));
+          min += extra;
+          if (GST_CLOCK_TIME_IS_VALID (max))
+            max += extra;
+          gst_query_set_latency (query, live, min, max);
+        }
+        return TRUE;
+      }
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
+}
+
+static gboolean
+gst_vk_vvc_alf_start (GstBaseTransform * trans)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
+  GError *error = NULL;
+
+  if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
+    return FALSE;
+  self->exec = gpc::VkExec::create (self->vk.queue, &error);
+  if (self->exec)
+    self->kernel = gpc::VkAlfKernel::create (self->vk.device, &error);
+  if (!self->kernel) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Failed to set up the ALF kernel on the Vulkan device"),
+        ("%s", error ? error->message : "unknown"));
+    g_clear_error (&error);
+    delete self->exec;
+    self->exec = nullptr;
+    return FALSE;
+  }
+  self->device_cache = new gpc::VkBufferCache (self->vk.device, false);
+  self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
+  self->out_cache = new OutMemCache (self->vk.device);
+  self->last = new gpc::VvcAlfParams ();
+  self->picture_index = 0;
+  return TRUE;
+}
+
+static gboolean
+gst_vk_vvc_alf_stop (GstBaseTransform * trans)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
+
+  if (self->exec) {
+    discard_pending (self);
+    self->exec->wait_idle ();
+  }
+  gst_clear_buffer (&self->params_buf);
+  delete self->out_cache;
+  self->out_cache = nullptr;
+  delete self->device_cache;
+  self->device_cache = nullptr;
+  delete self->staging_cache;
+  self->staging_cache = nullptr;
+  delete self->exec;
+  self->exec = nullptr;
+  delete self->kernel;
+  self->kernel = nullptr;
+  delete self->synth;
+  self->synth = nullptr;
+  delete self->last;
+  self->last = nullptr;
+  g_clear_pointer (&self->synth_error, g_free);
+  self->have_info = FALSE;
+  return TRUE;
+}
+
+/* ---------------------------------------------------------- GstElement */
+
+static void
+gst_vk_vvc_alf_set_context (GstElement * element, GstContext * context)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (element);
+  gpc_vk_context_set_context (element, &self->vk, context);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static GstStateChangeReturn
+gst_vk_vvc_alf_change_state (GstElement * element, GstStateChange transition)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (element);
+  GstStateChangeReturn ret = GST_ELEMENT_CLASS (parent_class)->change_state (element,
+      transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    gpc_vk_context_clear (&self->vk);
+  return ret;
+}
+
+static void
+gst_vk_vvc_alf_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DEVICE_INDEX:
+      self->vk.device_index = g_value_get_int (value);
+      break;
+    case PROP_PARAMS_SOURCE:
+      self->params_source = (ParamsSource) g_value_get_enum (value);
+      break;
+    case PROP_PARAMS_LOCATION:
+      g_free (self->params_location);
+      self->params_location = g_value_dup_string (value);
+      break;
+    case PROP_PARAMS_FIRST_INDEX:
+      self->params_first_index = g_value_get_uint (value);
+      break;
+    case PROP_CTB_SIZE:
+      self->ctb_size = g_value_get_uint (value);
+      break;
+    case PROP_FIXED_FILTER_SET:
+      self->fixed_filter_set = g_value_get_int (value);
+      break;
+    case PROP_LUMA:
+    case PROP_CB:
+    case PROP_CR:
+    case PROP_CC_CB:
+    case PROP_CC_CR:
+      self->enable[prop_id - PROP_LUMA] = g_value_get_boolean (value);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->frames_in_flight = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_vk_vvc_alf_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DEVICE_INDEX:
+      g_value_set_int (value, self->vk.device_index);
+      break;
+    case PROP_PARAMS_SOURCE:
+      g_value_set_enum (value, self->params_source);
+      break;
+    case PROP_PARAMS_LOCATION:
+      g_value_set_string (value, self->params_location);
+      break;
+    case PROP_PARAMS_FIRST_INDEX:
+      g_value_set_uint (value, self->params_first_index);
+      break;
+    case PROP_CTB_SIZE:
+      g_value_set_uint (value, self->ctb_size);
+      break;
+    case PROP_FIXED_FILTER_SET:
+      g_value_set_int (value, self->fixed_filter_set);
+      break;
+    case PROP_LUMA:
+    case PROP_CB:
+    case PROP_CR:
+    case PROP_CC_CB:
+    case PROP_CC_CR:
+      g_value_set_boolean (value, self->enable[prop_id - PROP_LUMA]);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->frames_in_flight);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_vk_vvc_alf_finalize (GObject * object)
+{
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (object);
+  g_free (self->params_location);
+  delete self->pending;
+  gpc_vk_context_clear (&self->vk);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_vk_vvc_alf_init (GstVkVvcAlf * self)
+{
+  gpc_vk_context_init (&self->vk);
+  self->params_source = PARAMS_SOURCE_AUTO;
+  self->ctb_size = 128;
+  self->fixed_filter_set = 0;
+  for (gboolean & e : self->enable)
+    e = TRUE;
+  self->frames_in_flight = 2;
+  self->pending = new std::deque < PendingFrame > ();
+}
+
+static void
+gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags rw = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY);
+
+  GST_DEBUG_CATEGORY_INIT (gst_vk_vvc_alf_debug, "vkvvcalf", 0,
+      "VVC adaptive loop filter on Vulkan");
+
+  gobject_class->set_property = gst_vk_vvc_alf_set_property;
+  gobject_class->get_property = gst_vk_vvc_alf_get_property;
+  gobject_class->finalize = gst_vk_vvc_alf_finalize;
+
+  gpc_vk_context_install_properties (gobject_class, PROP_DEVICE_INDEX);
+  g_object_class_install_property (gobject_class, PROP_PARAMS_SOURCE,
+      g_param_spec_enum ("params-source", "Parameters source",
+          "Where each picture's ALF parameters come from",
+          GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE, PARAMS_SOURCE_AUTO, rw));
+  g_object_class_install_property (gobject_class, PROP_PARAMS_LOCATION,
+      g_param_spec_string ("params-location", "Parameters location",
+          "vvc-alf-params JSON file used for every picture, or a printf-style "
+          "pattern with one integer conversion (e.g. params-%05d.json) expanded "
+          "with the picture index (pictures since start + params-first-index)",
+          NULL, rw));
+  g_object_class_install_property (gobject_class, PROP_PARAMS_FIRST_INDEX,
+      g_param_spec_uint ("params-first-index", "Parameters first index",
+          "Index the params-location pattern gets for the first picture",
+          0, G_MAXINT, 0, rw));
+  g_object_class_install_property (gobject_class, PROP_CTB_SIZE,
+      g_param_spec_uint ("ctb-size", "CTB size",
+          "Synthetic parameters: CTB size in luma samples (32, 64 or 128)",
+          32, 128, 128, rw));
+  g_object_class_install_property (gobject_class, PROP_FIXED_FILTER_SET,
+      g_param_spec_int ("fixed-filter-set", "Fixed filter set",
+          "Synthetic parameters: the fixed luma filter set every CTB uses "
+          "(-1: luma ALF off)", -1, 15, 0, rw));
+  static const char *blurbs[5] = {
+    "Synthetic parameters: luma ALF in every CTB (with fixed-filter-set >= 0)",
+    "Synthetic parameters: Cb ALF in every CTB",
+    "Synthetic parameters: Cr ALF in every CTB",
+    "Synthetic parameters: CC-ALF on Cb in every CTB",
+    "Synthetic parameters: CC-ALF on Cr in every CTB",
+  };
+  for (int k = 0; k < 5; k++)
+    g_object_class_install_property (gobject_class, PROP_LUMA + k,
+        g_param_spec_boolean (enable_names[k], enable_names[k], blurbs[k], TRUE, rw));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Pictures the GPU may work on while later ones arrive; each adds one "
+          "picture of latency (0: wait for every picture before passing it on)",
+          0, MAX_FRAMES_IN_FLIGHT, 2, rw));
+
+  GstCaps *sink = gst_caps_from_string (
+      "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "), format = (string) { "
+      FORMATS " }" SIZE_CAPS "; "
+      "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "), format = (string) { "
+      FORMATS_8BIT " }" SIZE_CAPS "; "
+      "video/x-raw, format = (string) { " FORMATS " }" SIZE_CAPS);
+  GstCaps *src = gst_caps_from_string (
+      "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "), format = (string) { "
+      FORMATS " }" SIZE_CAPS "; "
+      "video/x-raw, format = (string) { " FORMATS " }" SIZE_CAPS);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
+  gst_caps_unref (sink);
+  gst_caps_unref (src);
+
+  gst_element_class_set_static_metadata (element_class,
+      "Vulkan VVC adaptive loop filter", "Filter/Effect/Video/Hardware",
+      "Applies the H.266/VVC adaptive loop filter (luma, chroma, CC-ALF) on a "
+      "Vulkan device, bit-exact with the specification",
+      "gst-gpucodecs developers");
+
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_set_context);
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_change_state);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_stop);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_set_caps);
+  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_transform_caps);
+  trans_class->decide_allocation = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_decide_allocation);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_query);
+  trans_class->submit_input_buffer = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_submit_input_buffer);
+  trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_generate_output);
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE, (GstPluginAPIFlags) 0);
+}
