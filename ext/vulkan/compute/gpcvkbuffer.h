@@ -1,0 +1,58 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Storage buffers for compute: allocation with the usage our shaders need
+ * (GStreamer 1.22's buffer pool gives TRANSFER usage only), a cache that
+ * recycles them, and the location of a video plane inside a GstBuffer.
+ */
+#pragma once
+
+#include <gst/video/video.h>
+#include "gpcvk.h"
+
+#include <mutex>
+#include <vector>
+
+namespace gpc {
+
+/* Usage of every buffer we allocate: storage, and copies both ways. */
+constexpr VkBufferUsageFlags kStorageUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+    VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+/* A GstVulkanBufferMemory of `size` bytes: device-local, or host-visible and
+ * coherent (staging, results). NULL with error set on failure. */
+GstMemory *vk_storage_alloc (GstVulkanDevice *device, gsize size, bool host_visible,
+    GError **error);
+
+/* Whether `mem` is a Vulkan buffer our shaders can bind directly. */
+bool vk_is_storage_buffer (GstMemory *mem);
+
+/* Recycles storage buffers of one kind. A GstBuffer handed out returns to
+ * the cache by itself when its last user drops it. */
+class VkBufferCache {
+ public:
+  VkBufferCache (GstVulkanDevice *device, bool host_visible);
+  ~VkBufferCache ();
+  /* A buffer holding one GstVulkanBufferMemory of at least `size` bytes. */
+  GstBuffer *acquire (gsize size, GError **error);
+  /* Drops the buffers nobody uses (e.g. after a resolution change). */
+  void trim ();
+
+ private:
+  GstVulkanDevice *device_;
+  bool host_visible_;
+  std::mutex lock_;
+  std::vector<GstBuffer *> all_;
+};
+
+/* The memory holding `plane` of `buffer` and the plane's byte offset in it
+ * and stride, from the buffer's GstVideoMeta or else `info`. */
+bool video_plane_location (GstBuffer *buffer, const GstVideoInfo *info, guint plane,
+    GstMemory **mem, gsize *offset, gint *stride);
+
+static inline GstVulkanBufferMemory *vk_buffer_memory (GstBuffer *buf)
+{
+  return (GstVulkanBufferMemory *) gst_buffer_peek_memory (buf, 0);
+}
+
+} // namespace gpc

@@ -1,0 +1,315 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gpcvkcontext.h"
+
+#include <stdlib.h>
+
+GST_DEBUG_CATEGORY_STATIC (gpc_vk_context_debug);
+#define GST_CAT_DEFAULT gpc_vk_context_debug
+
+static void
+ensure_debug (void)
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gpc_vk_context_debug, "gpcvkcontext", 0,
+        "gst-gpucodecs Vulkan context sharing");
+    g_once_init_leave (&once, 1);
+  }
+}
+
+void
+gpc_vk_context_init (GpcVkContext * ctx)
+{
+  ensure_debug ();
+  ctx->display = NULL;
+  ctx->instance = NULL;
+  ctx->device = NULL;
+  ctx->queue = NULL;
+  ctx->device_index = -1;
+}
+
+void
+gpc_vk_context_clear (GpcVkContext * ctx)
+{
+  gst_clear_object (&ctx->queue);
+  gst_clear_object (&ctx->device);
+  gst_clear_object (&ctx->instance);
+  gst_clear_object (&ctx->display);
+}
+
+void
+gpc_vk_context_set_context (GstElement * element, GpcVkContext * ctx,
+    GstContext * context)
+{
+  gst_vulkan_handle_set_context (element, context, &ctx->display,
+      &ctx->instance);
+
+  /* 1.22's helper ignores the device: take it ourselves, so that an
+   * application's device (or the one a sibling created) is used. */
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_VULKAN_DEVICE_CONTEXT_TYPE_STR) == 0) {
+    GstVulkanDevice *device = NULL;
+    if (gst_context_get_vulkan_device (context, &device) && device) {
+      GST_OBJECT_LOCK (element);
+      if (!ctx->device) {
+        GST_INFO_OBJECT (element, "using device %" GST_PTR_FORMAT
+            " from a context", device);
+        ctx->device = device;
+        device = NULL;
+      }
+      GST_OBJECT_UNLOCK (element);
+      gst_clear_object (&device);
+    }
+  }
+}
+
+gboolean
+gpc_vk_context_handle_query (GstElement * element, GpcVkContext * ctx,
+    GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  if (gst_vulkan_handle_context_query (element, query, ctx->display,
+          ctx->instance, ctx->device))
+    return TRUE;
+  return gst_vulkan_queue_handle_context_query (element, query, ctx->queue);
+}
+
+static gboolean
+find_compute_queue (GstVulkanDevice * device, GstVulkanQueue * queue,
+    gpointer user_data)
+{
+  GstVulkanQueue **found = (GstVulkanQueue **) user_data;
+  guint32 flags =
+      device->physical_device->queue_family_props[queue->family].queueFlags;
+
+  if (flags & VK_QUEUE_COMPUTE_BIT) {
+    *found = (GstVulkanQueue *) gst_object_ref (queue);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Process-wide defaults. Drivers limit how many VkInstances a process may
+ * create over its life (29 on the NVIDIA H100 driver we test on, device or
+ * not), and GStreamer 1.22 makes a new one for every pipeline that shares
+ * none: an application that rebuilds pipelines for weeks would run out. So
+ * when neither neighbours nor the application provide them, every element
+ * of the process uses one instance and one device per index, kept for the
+ * life of the process. */
+#define MAX_SHARED_DEVICES 16
+static GMutex shared_lock;
+static GstVulkanInstance *shared_instance;
+static GstVulkanDevice *shared_devices[MAX_SHARED_DEVICES];
+
+static GstVulkanInstance *
+get_shared_instance (GError ** error)
+{
+  GstVulkanInstance *ret = NULL;
+  g_mutex_lock (&shared_lock);
+  if (!shared_instance) {
+    GstVulkanInstance *i = gst_vulkan_instance_new ();
+    if (gst_vulkan_instance_open (i, error)) {
+      GST_OBJECT_FLAG_SET (i, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+      shared_instance = i;
+    } else {
+      gst_object_unref (i);
+    }
+  }
+  if (shared_instance)
+    ret = (GstVulkanInstance *) gst_object_ref (shared_instance);
+  g_mutex_unlock (&shared_lock);
+  return ret;
+}
+
+/* The default device of `index` on the shared instance. */
+static GstVulkanDevice *
+get_shared_device (GstVulkanInstance * instance, guint index, GError ** error)
+{
+  GstVulkanDevice *ret = NULL;
+  g_mutex_lock (&shared_lock);
+  if (index < MAX_SHARED_DEVICES && !shared_devices[index]) {
+    GstVulkanDevice *d = gst_vulkan_device_new_with_index (instance, index);
+    if (gst_vulkan_device_open (d, error)) {
+      GST_OBJECT_FLAG_SET (d, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+      shared_devices[index] = d;
+    } else {
+      gst_object_unref (d);
+    }
+  }
+  if (index < MAX_SHARED_DEVICES && shared_devices[index])
+    ret = (GstVulkanDevice *) gst_object_ref (shared_devices[index]);
+  g_mutex_unlock (&shared_lock);
+  return ret;
+}
+
+gboolean
+gpc_vk_device_is_process_default (GstVulkanDevice * device)
+{
+  gboolean ret = FALSE;
+  g_mutex_lock (&shared_lock);
+  for (guint i = 0; i < MAX_SHARED_DEVICES; i++)
+    ret |= shared_devices[i] == device;
+  g_mutex_unlock (&shared_lock);
+  return ret;
+}
+
+static void
+post_have_context (GstElement * element, GstContext * context)
+{
+  gst_element_set_context (element, context);
+  gst_element_post_message (element,
+      gst_message_new_have_context (GST_OBJECT_CAST (element), context));
+}
+
+static gint
+requested_device_index (GpcVkContext * ctx)
+{
+  if (ctx->device_index >= 0)
+    return ctx->device_index;
+  const gchar *env = g_getenv (GPC_VULKAN_DEVICE_ENV);
+  if (env && *env)
+    return atoi (env);
+  return -1;
+}
+
+static void
+post_have_device (GstElement * element, GstVulkanDevice * device)
+{
+  GstContext *context = gst_context_new (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR,
+      TRUE);
+  gst_context_set_vulkan_device (context, device);
+  GST_INFO_OBJECT (element, "posting have-context for %" GST_PTR_FORMAT,
+      device);
+  post_have_context (element, context);
+}
+
+gboolean
+gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
+{
+  GError *error = NULL;
+
+  /* Instance: neighbours, then the application (NEED_CONTEXT), then the
+   * process-wide one, which the bin then shares (HAVE_CONTEXT). */
+  if (!ctx->instance)
+    gst_vulkan_instance_run_context_query (element, &ctx->instance);
+  if (!ctx->instance)
+    gst_vulkan_global_context_query (element,
+        GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR);
+  if (!ctx->instance) {
+    GstVulkanInstance *instance = get_shared_instance (&error);
+    if (!instance)
+      goto instance_failed;
+    GST_OBJECT_LOCK (element);
+    if (!ctx->instance) {
+      ctx->instance = instance;
+      instance = NULL;
+    }
+    GST_OBJECT_UNLOCK (element);
+    if (instance) {
+      gst_object_unref (instance);
+    } else {
+      GstContext *c = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
+      gst_context_set_vulkan_instance (c, ctx->instance);
+      post_have_context (element, c);
+    }
+  }
+
+  if (!gst_vulkan_ensure_element_data (element, &ctx->display, &ctx->instance)) {
+    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+        ("No Vulkan instance: is a Vulkan driver installed?"),
+        ("gst_vulkan_ensure_element_data failed"));
+    return FALSE;
+  }
+
+  /* Neighbours first, then the application or the bin (NEED_CONTEXT on the
+   * bus, answered synchronously through set_context). */
+  if (!ctx->device)
+    gst_vulkan_device_run_context_query (element, &ctx->device);
+  if (!ctx->device)
+    gst_vulkan_global_context_query (element, GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
+
+  if (!ctx->device) {
+    gint index = requested_device_index (ctx);
+    GstVulkanDevice *device;
+
+    if (!gst_vulkan_instance_open (ctx->instance, &error))
+      goto instance_failed;
+    if (index >= 0 && (guint) index >= ctx->instance->n_physical_devices) {
+      GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+          ("Vulkan device %d requested, but only %u exist", index,
+              ctx->instance->n_physical_devices), (NULL));
+      return FALSE;
+    }
+    if (ctx->instance == shared_instance) {
+      /* The process-wide instance: its default device of that index. */
+      device = get_shared_device (ctx->instance, index >= 0 ? index : 0, &error);
+      if (!device)
+        goto device_failed;
+    } else if (index >= 0) {
+      device = gst_vulkan_device_new_with_index (ctx->instance, index);
+      if (!gst_vulkan_device_open (device, &error)) {
+        gst_object_unref (device);
+        goto device_failed;
+      }
+    } else {
+      device = gst_vulkan_instance_create_device (ctx->instance, &error);
+      if (!device)
+        goto device_failed;
+    }
+    GST_OBJECT_LOCK (element);
+    if (!ctx->device) {
+      ctx->device = device;
+      device = NULL;
+    }
+    GST_OBJECT_UNLOCK (element);
+    if (device) {
+      gst_object_unref (device);
+    } else {
+      post_have_device (element, ctx->device);
+    }
+  }
+
+  if (!ctx->queue) {
+    gst_vulkan_device_foreach_queue (ctx->device, find_compute_queue,
+        &ctx->queue);
+    if (!ctx->queue) {
+      GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+          ("The Vulkan device has no queue with compute support"), (NULL));
+      return FALSE;
+    }
+  }
+  GST_DEBUG_OBJECT (element, "device %" GST_PTR_FORMAT " (%s), queue family %u",
+      ctx->device, ctx->device->physical_device->properties.deviceName,
+      ctx->queue->family);
+  return TRUE;
+
+instance_failed:
+  GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+      ("Failed to open the Vulkan instance"), ("%s", error->message));
+  g_clear_error (&error);
+  return FALSE;
+device_failed:
+  GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+      ("Failed to open a Vulkan device"), ("%s", error ? error->message : "no device"));
+  g_clear_error (&error);
+  return FALSE;
+}
+
+void
+gpc_vk_context_install_properties (GObjectClass * klass, guint prop_id)
+{
+  g_object_class_install_property (klass, prop_id,
+      g_param_spec_int ("device-index", "Device index",
+          "Index of the Vulkan physical device to open when no device is "
+          "shared through a GstContext (-1: the " GPC_VULKAN_DEVICE_ENV
+          " environment variable, else the first device)", -1, G_MAXINT16, -1,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_READY)));
+}

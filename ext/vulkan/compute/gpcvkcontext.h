@@ -1,0 +1,50 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Vulkan instance / device / queue sharing for our elements, on top of
+ * gstreamer-vulkan-1.0. Beside the neighbour queries that upstream elements
+ * do, it posts NEED_CONTEXT for "gst.vulkan.device" on the bus (so that an
+ * application can hand one device to the whole pipeline from a sync handler)
+ * and HAVE_CONTEXT for the device it creates (so that the bin shares it with
+ * every other element that asks later).
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include "gpcvk.h"
+
+G_BEGIN_DECLS
+
+/* Environment variable selecting the physical device where the element's
+ * device-index property is left at -1. */
+#define GPC_VULKAN_DEVICE_ENV "GPC_VULKAN_DEVICE_INDEX"
+
+typedef struct {
+  GstVulkanDisplay *display;
+  GstVulkanInstance *instance;
+  GstVulkanDevice *device;
+  GstVulkanQueue *queue; /* a queue with compute support */
+  gint device_index;     /* property: -1 = environment, else 0 */
+} GpcVkContext;
+
+void gpc_vk_context_init (GpcVkContext * ctx);
+/* Drops every reference (on NULL state). */
+void gpc_vk_context_clear (GpcVkContext * ctx);
+
+/* GstElement::set_context: display, instance and device. */
+void gpc_vk_context_set_context (GstElement * element, GpcVkContext * ctx,
+    GstContext * context);
+/* Answers CONTEXT queries (display, instance, device, queue). */
+gboolean gpc_vk_context_handle_query (GstElement * element, GpcVkContext * ctx,
+    GstQuery * query);
+/* Finds or creates instance, device and a compute queue; posts a
+ * GST_ELEMENT_ERROR naming the cause and returns FALSE when there is none. */
+gboolean gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx);
+
+/* Whether `device` is a process-wide default device (kept until exit). */
+gboolean gpc_vk_device_is_process_default (GstVulkanDevice * device);
+
+/* Installs the standard "device-index" property on a class. */
+void gpc_vk_context_install_properties (GObjectClass * klass, guint prop_id);
+
+G_END_DECLS

@@ -1,0 +1,227 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gpcvkexec.h"
+
+#include "gpcvkcontext.h"
+#include "gpcvkerror.h"
+
+namespace gpc {
+
+VkExec *VkExec::create (GstVulkanQueue *queue, GError **error)
+{
+  VkExec *e = new VkExec ();
+  e->queue_ = (GstVulkanQueue *) gst_object_ref (queue);
+  e->pool_ = gst_vulkan_queue_create_command_pool (queue, error);
+  if (!e->pool_) {
+    delete e;
+    return nullptr;
+  }
+  e->trash_ = gst_vulkan_trash_fence_list_new ();
+  e->default_device_ = gpc_vk_device_is_process_default (queue->device);
+  return e;
+}
+
+VkExec::~VkExec ()
+{
+  if (cmd_) {
+    /* A recording that was never submitted. */
+    vkEndCommandBuffer (cmd_->cmd);
+    gst_vulkan_command_buffer_unref (cmd_);
+    for (GstMiniObject *o : keep_)
+      gst_mini_object_unref (o);
+    for (auto &s : sets_)
+      s.first->release_set (s.second);
+  }
+  if (trash_) {
+    wait_idle ();
+    gst_object_unref (trash_);
+  }
+  gst_clear_object (&pool_);
+  gst_clear_object (&queue_);
+}
+
+bool VkExec::begin (GError **error)
+{
+  g_return_val_if_fail (cmd_ == nullptr, false);
+  cmd_ = gst_vulkan_command_pool_create (pool_, error);
+  if (!cmd_)
+    return false;
+  VkCommandBufferBeginInfo bi = {};
+  bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  gst_vulkan_command_buffer_lock (cmd_);
+  VkResult res = vkBeginCommandBuffer (cmd_->cmd, &bi);
+  if (!gpc_vk_check (res, error, "vkBeginCommandBuffer")) {
+    gst_vulkan_command_buffer_unlock (cmd_);
+    gst_vulkan_command_buffer_unref (cmd_);
+    cmd_ = nullptr;
+    return false;
+  }
+  return true;
+}
+
+static VkPipelineStageFlags
+src_stage_of (VkPipelineStageFlags s)
+{
+  return s ? s : (VkPipelineStageFlags) VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+}
+
+void VkExec::barrier (GstVulkanBufferMemory *mem, VkPipelineStageFlags stage, VkAccessFlags access)
+{
+  VkBufferMemoryBarrier b = {};
+  b.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+  b.srcAccessMask = mem->barrier.parent.access_flags;
+  b.dstAccessMask = access;
+  b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.buffer = mem->buffer;
+  b.offset = 0;
+  b.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier (cmd_->cmd, src_stage_of (mem->barrier.parent.pipeline_stages),
+      stage, 0, 0, nullptr, 1, &b, 0, nullptr);
+  mem->barrier.parent.pipeline_stages = stage;
+  mem->barrier.parent.access_flags = access;
+  mem->barrier.parent.queue = queue_;
+}
+
+void VkExec::barrier (GstVulkanImageMemory *mem, VkPipelineStageFlags stage, VkAccessFlags access,
+    VkImageLayout layout)
+{
+  VkImageMemoryBarrier b = {};
+  b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+  b.srcAccessMask = mem->barrier.parent.access_flags;
+  b.dstAccessMask = access;
+  b.oldLayout = mem->barrier.image_layout;
+  b.newLayout = layout;
+  b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = mem->image;
+  b.subresourceRange = mem->barrier.subresource_range;
+  vkCmdPipelineBarrier (cmd_->cmd, src_stage_of (mem->barrier.parent.pipeline_stages),
+      stage, 0, 0, nullptr, 0, nullptr, 1, &b);
+  mem->barrier.parent.pipeline_stages = stage;
+  mem->barrier.parent.access_flags = access;
+  mem->barrier.parent.queue = queue_;
+  mem->barrier.image_layout = layout;
+}
+
+void VkExec::global_barrier (VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+    VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
+{
+  VkMemoryBarrier b = {};
+  b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  b.srcAccessMask = src_access;
+  b.dstAccessMask = dst_access;
+  vkCmdPipelineBarrier (cmd_->cmd, src_stage, dst_stage, 0, 1, &b, 0, nullptr, 0, nullptr);
+}
+
+bool VkExec::dispatch (VkKernel *kernel, const VkDescriptorBufferInfo *infos, uint32_t n_infos,
+    const void *push, uint32_t push_size, uint32_t gx, uint32_t gy, uint32_t gz,
+    GError **error)
+{
+  VkDescriptorSet set = kernel->acquire_set (error);
+  if (set == VK_NULL_HANDLE)
+    return false;
+  sets_.emplace_back (kernel, set);
+  kernel->write_set (set, infos, n_infos);
+  vkCmdBindPipeline (cmd_->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, kernel->pipeline ());
+  vkCmdBindDescriptorSets (cmd_->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, kernel->layout (), 0, 1,
+      &set, 0, nullptr);
+  if (push_size)
+    vkCmdPushConstants (cmd_->cmd, kernel->layout (), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size,
+        push);
+  vkCmdDispatch (cmd_->cmd, gx, gy, gz);
+  return true;
+}
+
+void VkExec::keep (GstMiniObject *obj)
+{
+  keep_.push_back (gst_mini_object_ref (obj));
+}
+
+namespace {
+/* What one submission holds until its fence signals. */
+struct Held {
+  std::vector<GstMiniObject *> objs;
+  std::vector<std::pair<VkKernel *, VkDescriptorSet>> sets;
+};
+
+void release_held (GstVulkanDevice *, gpointer data)
+{
+  Held *h = static_cast<Held *> (data);
+  for (GstMiniObject *o : h->objs)
+    gst_mini_object_unref (o);
+  for (auto &s : h->sets)
+    s.first->release_set (s.second);
+  delete h;
+}
+} // namespace
+
+GstVulkanFence *VkExec::submit (GError **error)
+{
+  g_return_val_if_fail (cmd_ != nullptr, nullptr);
+  VkResult res = vkEndCommandBuffer (cmd_->cmd);
+  gst_vulkan_command_buffer_unlock (cmd_);
+
+  Held *held = new Held ();
+  held->objs.swap (keep_);
+  held->sets.swap (sets_);
+  held->objs.push_back (GST_MINI_OBJECT_CAST (cmd_));
+  cmd_ = nullptr;
+
+  GstVulkanFence *fence = nullptr;
+  if (!gpc_vk_check (res, error, "vkEndCommandBuffer"))
+    goto fail;
+  fence = gst_vulkan_device_create_fence (queue_->device, error);
+  if (!fence)
+    goto fail;
+  /* The fences of a process-wide device live in its cache until exit. */
+  if (default_device_) {
+    GST_MINI_OBJECT_FLAG_SET (fence, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
+    if (fence->cache)
+      GST_OBJECT_FLAG_SET (fence->cache, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+  }
+  {
+    VkCommandBuffer cb = ((GstVulkanCommandBuffer *) held->objs.back ())->cmd;
+    VkSubmitInfo si = {};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb;
+    gst_vulkan_queue_submit_lock (queue_);
+    res = vkQueueSubmit (queue_->queue, 1, &si, GST_VULKAN_FENCE_FENCE (fence));
+    gst_vulkan_queue_submit_unlock (queue_);
+    if (!gpc_vk_check (res, error, "vkQueueSubmit"))
+      goto fail;
+  }
+  gst_vulkan_trash_list_add (trash_, gst_vulkan_trash_list_acquire (trash_, fence,
+          release_held, held));
+  gst_vulkan_trash_list_gc (trash_);
+  return fence;
+
+fail:
+  if (fence)
+    gst_vulkan_fence_unref (fence);
+  release_held (queue_->device, held);
+  return nullptr;
+}
+
+bool VkExec::wait (GstVulkanFence *fence, guint64 timeout_ns, GError **error)
+{
+  VkFence f = GST_VULKAN_FENCE_FENCE (fence);
+  VkResult res = vkWaitForFences (queue_->device->device, 1, &f, VK_TRUE, timeout_ns);
+  if (res == VK_TIMEOUT) {
+    g_set_error (error, GST_VULKAN_ERROR, VK_TIMEOUT,
+        "the GPU did not finish within %" G_GUINT64_FORMAT " ms", timeout_ns / 1000000);
+    return false;
+  }
+  return gpc_vk_check (res, error, "vkWaitForFences");
+}
+
+void VkExec::wait_idle ()
+{
+  gst_vulkan_trash_list_wait (trash_, G_MAXUINT64);
+  gst_vulkan_trash_list_gc (trash_);
+}
+
+} // namespace gpc

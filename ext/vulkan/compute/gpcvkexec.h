@@ -1,0 +1,75 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Records and submits compute work on a GstVulkanQueue. Barriers on
+ * GstVulkanBufferMemory / GstVulkanImageMemory start from, and update, the
+ * barrier state stored in the memory, so the next element on the queue
+ * (ours or upstream's) synchronises against our commands. Everything a
+ * submission uses (command buffer, descriptor sets, GstBuffers) is released
+ * only once its fence has signalled.
+ */
+#pragma once
+
+#include "gpcvk.h"
+
+#include <vector>
+
+#include "gpcvkkernel.h"
+
+namespace gpc {
+
+class VkExec {
+ public:
+  ~VkExec ();
+  static VkExec *create (GstVulkanQueue *queue, GError **error);
+
+  GstVulkanDevice *device () const { return queue_->device; }
+  GstVulkanQueue *queue () const { return queue_; }
+
+  /* One submission: begin(), record, submit(). Not thread-safe: one
+   * streaming thread records at a time. */
+  bool begin (GError **error);
+  VkCommandBuffer cmd () const { return cmd_->cmd; }
+
+  /* Makes earlier work on `mem` visible to (stage, access); records the new
+   * state in the memory. */
+  void barrier (GstVulkanBufferMemory *mem, VkPipelineStageFlags stage, VkAccessFlags access);
+  void barrier (GstVulkanImageMemory *mem, VkPipelineStageFlags stage, VkAccessFlags access,
+      VkImageLayout layout);
+  /* Execution + memory dependency for everything recorded so far. */
+  void global_barrier (VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+      VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
+
+  /* Binds `kernel`, its buffers (binding i = infos[i]) and push constants,
+   * and dispatches groups_x * groups_y * groups_z workgroups. */
+  bool dispatch (VkKernel *kernel, const VkDescriptorBufferInfo *infos, uint32_t n_infos,
+      const void *push, uint32_t push_size, uint32_t groups_x, uint32_t groups_y,
+      uint32_t groups_z, GError **error);
+
+  /* Keeps a reference (GstBuffer, GstMemory, ...) until the GPU is done. */
+  void keep (GstMiniObject *obj);
+
+  /* Submits; returns the submission's fence (a new reference). */
+  GstVulkanFence *submit (GError **error);
+
+  /* Waits for `fence` (at most timeout_ns); FALSE with error on time-out or
+   * device loss, never a hang. */
+  bool wait (GstVulkanFence *fence, guint64 timeout_ns, GError **error);
+  /* Waits for every submission and releases what they used. */
+  void wait_idle ();
+  /* Releases what finished submissions used (non-blocking). */
+  void collect () { gst_vulkan_trash_list_gc (trash_); }
+
+ private:
+  VkExec () {}
+
+  GstVulkanQueue *queue_ = nullptr;
+  GstVulkanCommandPool *pool_ = nullptr;
+  GstVulkanTrashList *trash_ = nullptr;
+  GstVulkanCommandBuffer *cmd_ = nullptr;
+  bool default_device_ = false;
+  std::vector<GstMiniObject *> keep_;
+  std::vector<std::pair<VkKernel *, VkDescriptorSet>> sets_;
+};
+
+} // namespace gpc

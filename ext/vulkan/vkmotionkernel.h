@@ -1,0 +1,50 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The motion SAD kernel (shaders/vmaf_motion_sad.comp) with its parameters:
+ * used by vkvmafmotion and by the benchmark, so both run the same dispatch.
+ */
+#pragma once
+
+#include <map>
+
+#include "compute/gpcvkexec.h"
+#include "compute/gpcvkkernel.h"
+#include "vmaf-motion-layout.h"
+
+namespace gpc {
+
+/* A luma plane in a storage buffer. */
+struct MotionPlane {
+  GstVulkanBufferMemory *mem;
+  uint32_t offset; /* bytes, multiple of 4 */
+  uint32_t stride; /* bytes */
+};
+
+class VkMotionKernel {
+ public:
+  static VkMotionKernel *create (GstVulkanDevice *device, GError **error);
+  ~VkMotionKernel ();
+
+  /* Records: zero the result slot, SAD of prev - cur into it, and make the
+   * result visible to the host. `results` holds (lo, hi) uint32 pairs. */
+  bool record (VkExec *exec, const MotionPlane &prev, const MotionPlane &cur,
+      GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+      const LumaLayout &layout, GError **error);
+
+  /* Only the dispatch (the benchmark times it alone); barriers are the
+   * caller's. */
+  bool dispatch (VkExec *exec, const MotionPlane &prev, const MotionPlane &cur,
+      GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+      const LumaLayout &layout, GError **error);
+
+ private:
+  /* The pipeline for a packing and vertical rounding form, made on first use. */
+  VkKernel *pipeline_for (const LumaLayout &layout, GError **error);
+
+  GstVulkanDevice *device_ = nullptr;
+  uint32_t tile_h_ = 12;
+  std::map<uint32_t, VkKernel *> kernels_;
+};
+
+} // namespace gpc

@@ -1,0 +1,139 @@
+// gst-gpucodecs
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//
+// VMAF integer motion: exact SAD of the 5-tap filtered difference prev - cur
+// (vertical pass, then horizontal), bit-exact with gst/vmafmotion's CPU
+// reference (libvmaf 3.2 scalar code).
+//
+// One workgroup of 256 invocations covers 252 output columns and TILE_H
+// rows. Each invocation owns one input column (2 halo columns each side),
+// walks down it keeping the last five differences in registers, and writes
+// the vertical results to shared memory; then it filters one output column
+// horizontally. The taps are symmetric: 3 products per pass instead of 5.
+//
+// Needs no optional device feature (GStreamer 1.22 enables none): no 64-bit
+// or 16-bit types. Sums that need 33 bits are rounded exactly in 32 bits by
+// splitting each term x = 256 * (x >> 8) + (x & 255):
+//   floor((256 A + B + 2^(s-1)) / 2^s) = (A + ((B + 2^(s-1)) >> 8)) >> (s - 8)
+// with A = sum c * (x >> 8) and B = sum c * (x & 255), both far below 2^31.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+
+#define NTHREADS 256
+#define HALO 2
+#define TILE_W (NTHREADS - 2 * HALO)
+
+// Chosen when the pipeline is made (gpc::VkMotionKernel).
+layout (constant_id = 0) const uint PACKING = 0u;   // LUMA_* below
+layout (constant_id = 1) const bool SPLIT_V = false; // bpc > 14
+layout (constant_id = 2) const int TILE_H = 12;      // rows per workgroup
+
+#include "motion_luma_fetch.glsl"
+
+layout (local_size_x = NTHREADS) in;
+
+layout (std430, binding = 0) readonly buffer PrevBuf { uint prev_words[]; };
+layout (std430, binding = 1) readonly buffer CurBuf { uint cur_words[]; };
+// Per result slot: low and high 32 bits of the frame's SAD.
+layout (std430, binding = 2) buffer Result { uint result[]; };
+
+layout (push_constant) uniform Params {
+  uint prev_offset;  // bytes, multiple of 4
+  uint cur_offset;   // bytes, multiple of 4
+  uint prev_stride;  // bytes, multiple of 4
+  uint cur_stride;   // bytes, multiple of 4
+  uint width;
+  uint height;
+  uint packing;      // unused: PACKING is a specialization constant
+  uint shift;        // right shift of 16-bit containers (P010: 6)
+  uint bpc;          // 8..16
+  uint slot;         // result slot
+} pc;
+
+const int C0 = 3571, C1 = 16004, C2 = 26386;
+
+shared int vert[TILE_H][NTHREADS];
+shared uint tile_sad;
+
+LUMA_FETCH_FUNCTIONS (prev, prev_words)
+LUMA_FETCH_FUNCTIONS (cur, cur_words)
+
+// Reflect-101 mirror, clamped first so that halo columns of tiles past the
+// picture's end stay inside it (their outputs are discarded).
+int mirror (int idx, int n)
+{
+  idx = clamp (idx, -2, n + 1);
+  return idx < 0 ? -idx : (idx >= n ? 2 * n - idx - 2 : idx);
+}
+
+// floor((sum c_k x_k + 2^(s-1)) / 2^s), s >= 8, for the symmetric taps on
+// pair sums s04 = x0 + x4, s13 = x1 + x3 and the centre x2.
+int round_shift_split (int s04, int s13, int x2, uint s)
+{
+  int a = C0 * (s04 >> 8) + C1 * (s13 >> 8) + C2 * (x2 >> 8);
+  int b = C0 * (s04 & 255) + C1 * (s13 & 255) + C2 * (x2 & 255);
+  return (a + ((b + (1 << (s - 1u))) >> 8)) >> (s - 8u);
+}
+
+int vertical (int d0, int d1, int d2, int d3, int d4)
+{
+  if (SPLIT_V)
+    return round_shift_split (d0 + d4, d1 + d3, d2, pc.bpc);
+  // Up to 14 bits the 32-bit sum is exact.
+  int acc = C0 * (d0 + d4) + C1 * (d1 + d3) + C2 * d2;
+  return (acc + (1 << (pc.bpc - 1u))) >> pc.bpc;
+}
+
+void main ()
+{
+  const int t = int (gl_LocalInvocationIndex);
+  const int w = int (pc.width), h = int (pc.height);
+  const int x0 = int (gl_WorkGroupID.x) * TILE_W;
+  const int y0 = int (gl_WorkGroupID.y) * TILE_H;
+  const uint gx = uint (mirror (x0 + t - HALO, w));
+
+  if (t == 0)
+    tile_sad = 0u;
+
+  // Vertical pass down this invocation's column.
+  int d[5];
+  for (int k = 0; k < 4; k++) {
+    uint gy = uint (mirror (y0 + k - HALO, h));
+    d[k] = prev_fetch (pc.prev_offset + gy * pc.prev_stride, gx) -
+        cur_fetch (pc.cur_offset + gy * pc.cur_stride, gx);
+  }
+  const int rows = min (TILE_H, h - y0);
+  for (int r = 0; r < rows; r++) {
+    uint gy = uint (mirror (y0 + r + HALO, h));
+    d[4] = prev_fetch (pc.prev_offset + gy * pc.prev_stride, gx) -
+        cur_fetch (pc.cur_offset + gy * pc.cur_stride, gx);
+    vert[r][t] = vertical (d[0], d[1], d[2], d[3], d[4]);
+    d[0] = d[1];
+    d[1] = d[2];
+    d[2] = d[3];
+    d[3] = d[4];
+  }
+  barrier ();
+
+  // Horizontal pass (always 33-bit sums) on one output column. A tile sums
+  // at most 252 * TILE_H values below 2^16: no 32-bit overflow.
+  uint local_sad = 0u;
+  if (t < TILE_W && x0 + t < w) {
+    for (int r = 0; r < rows; r++) {
+      int v = round_shift_split (vert[r][t] + vert[r][t + 4], vert[r][t + 1] + vert[r][t + 3],
+          vert[r][t + 2], 16u);
+      local_sad += uint (abs (v));
+    }
+  }
+  if (local_sad != 0u)
+    atomicAdd (tile_sad, local_sad);
+  barrier ();
+
+  // 64-bit accumulation from 32-bit atomics: whoever wraps the low word
+  // carries one into the high word.
+  if (t == 0 && tile_sad != 0u) {
+    uint old = atomicAdd (result[2u * pc.slot], tile_sad);
+    if (old + tile_sad < old)
+      atomicAdd (result[2u * pc.slot + 1u], 1u);
+  }
+}

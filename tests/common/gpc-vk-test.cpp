@@ -1,0 +1,70 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "gpc-vk-test.h"
+
+#include <gst/check/gstcheck.h>
+#include <vulkan/vulkan.h>
+extern "C" {
+#include <gst/vulkan/vulkan.h>
+}
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gpc-test.h"
+
+static std::mutex lock;
+static std::vector<std::string> errors;
+
+static void
+watch_log (GstDebugCategory *category, GstDebugLevel level, const gchar *file,
+    const gchar *function, gint line, GObject *object, GstDebugMessage *message,
+    gpointer user_data)
+{
+  if (level != GST_LEVEL_ERROR || g_strcmp0 (gst_debug_category_get_name (category), "vulkandebug"))
+    return;
+  std::lock_guard<std::mutex> g (lock);
+  errors.push_back (gst_debug_message_get (message));
+}
+
+void
+gpc_vk_test_init (void)
+{
+  GstVulkanInstance *instance = gst_vulkan_instance_new ();
+  GError *error = NULL;
+  if (!gst_vulkan_instance_open (instance, &error)) {
+    gst_object_unref (instance);
+    gpc_test::skip ("no Vulkan instance (%s): install a Vulkan driver, e.g. mesa-vulkan-drivers",
+        error ? error->message : "?");
+  }
+  if (instance->n_physical_devices == 0) {
+    gst_object_unref (instance);
+    gpc_test::skip ("no Vulkan physical device");
+  }
+  GstVulkanPhysicalDevice *pd = gst_vulkan_physical_device_new (instance, 0);
+  printf ("gpc-vk-test: Vulkan device 0: %s, validation layer %s\n",
+      pd->properties.deviceName,
+      g_strrstr (g_getenv ("VK_INSTANCE_LAYERS") ? g_getenv ("VK_INSTANCE_LAYERS") : "",
+          "VK_LAYER_KHRONOS_validation") ? "requested" : "NOT requested");
+  fflush (stdout);
+  gst_object_unref (pd);
+  gst_object_unref (instance);
+
+  /* GStreamer enables VK_EXT_debug_report only while "vulkandebug" logs
+   * errors at least; warnings are kept for the log, errors fail tests. */
+  gst_debug_set_threshold_for_name ("vulkandebug", GST_LEVEL_WARNING);
+  gst_debug_add_log_function (watch_log, NULL, NULL);
+}
+
+void
+gpc_vk_test_check_validation (void)
+{
+  std::lock_guard<std::mutex> g (lock);
+  for (const std::string &e : errors)
+    printf ("VALIDATION ERROR: %s\n", e.c_str ());
+  size_t n = errors.size ();
+  errors.clear ();
+  fail_unless (n == 0, "%zu Vulkan validation errors (printed above)", n);
+}

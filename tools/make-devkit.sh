@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Packs what the GPU machine needs to run our tests and benchmarks into
+# .devkit/: GStreamer 1.22 and every library our binaries use (through
+# ../shared/device/make-kit.sh), plus the Khronos validation layer.
+# Usage (repo root, after tools/build.sh): tools/make-devkit.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+build=${BUILD_DIR:-build}
+kit=../shared/device/make-kit.sh
+[ -f "$kit" ] || { echo "make-devkit: $kit not found (it lives in the shared folder beside the checkout)"; exit 1; }
+bins=$(find "$build" -type f \( -name '*.so' -o -name 'test-*' -o -name 'bench-*' \) -perm -u+x \
+       -not -path '*/meson-*' -not -name '*.p' | sort)
+bash "$kit" .devkit $bins
+# The validation layer, so that tests validate on the NVIDIA driver too.
+mkdir -p .devkit/layers
+strip --strip-unneeded -o .devkit/lib/libVkLayer_khronos_validation.so /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
+sed 's|"library_path": *"[^"]*"|"library_path": "../lib/libVkLayer_khronos_validation.so"|' \
+  /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > .devkit/layers/VkLayer_khronos_validation.json
+cat >> .devkit/env.sh <<'EOS'
+export VK_LAYER_PATH="$_k/layers"
+EOS
+# Our binaries, stripped, at their build-relative paths (.devkit/build).
+for f in $bins; do
+  rel=${f#$build/}
+  mkdir -p ".devkit/build/$(dirname "$rel")"
+  strip --strip-debug -o ".devkit/build/$rel" "$f"
+done
+du -sh .devkit
