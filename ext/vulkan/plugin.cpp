@@ -10,12 +10,14 @@
 #include <gst/gst.h>
 
 #include "gstvkvmafmotion.h"
+#include "gstvkproresdec.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
   ret |= GST_ELEMENT_REGISTER (vkvmafmotion, plugin);
+  ret |= GST_ELEMENT_REGISTER (vkproresdec, plugin);
   return ret;
 }
 

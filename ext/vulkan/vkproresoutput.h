@@ -1,0 +1,65 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * What vkproresdec outputs for a ProRes frame: the GStreamer format chosen
+ * as FFmpeg decodes the stream, the GPU plane layout (padded to whole
+ * macroblocks, one Vulkan buffer per plane) and the packed host layout
+ * used when downloading to system memory. Also the buffer pool of the
+ * memory:VulkanBuffer output.
+ */
+#pragma once
+
+#include <gst/video/video.h>
+#include "compute/gpcvk.h"
+
+#include "prores-frame.h"
+#include "prores-gpu-layout.h"
+
+namespace gpc {
+
+struct ProResOutConfig {
+  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
+  uint32_t width = 0, height = 0;
+  uint32_t depth = 0;         /* 10 or 12 */
+  bool chroma_444 = false;
+  bool alpha = false;         /* an alpha plane is decoded and output */
+  uint32_t interlace = 0;     /* 0 progressive, 1 TFF, 2 BFF */
+  uint32_t n_planes = 3;
+  uint32_t plane_width[4] = {}; /* samples, cropped */
+
+  bool operator== (const ProResOutConfig &o) const {
+    return format == o.format && width == o.width && height == o.height && depth == o.depth &&
+        chroma_444 == o.chroma_444 && alpha == o.alpha && interlace == o.interlace;
+  }
+  bool operator!= (const ProResOutConfig &o) const { return !(*this == o); }
+};
+
+/* The output for a frame header. variant_depth: bit depth from the caps'
+ * variant (0 if unknown). Alpha at 12 bits has no planar GStreamer 1.22
+ * format: it is dropped (GStreamer 1.22 lacks A444_12LE / A422_12LE) and
+ * *alpha_dropped set. */
+ProResOutConfig prores_out_config (const prores::FrameHeader &h, uint32_t variant_depth,
+    bool skip_alpha, bool *alpha_dropped);
+
+/* Host (download) layout: planes back to back, rows of ceil(w / 2) words. */
+struct ProResHostLayout {
+  uint32_t offset[4];    /* bytes */
+  uint32_t stride[4];    /* bytes, multiple of 4 */
+  size_t size;
+};
+ProResHostLayout prores_host_layout (const ProResOutConfig &c);
+
+/* GPU layout of the planes (GpuFrameParams's padded strides and height). */
+struct ProResGpuLayout {
+  uint32_t stride[4];    /* bytes */
+  uint32_t size[4];      /* bytes of each plane's buffer */
+  uint32_t rows;
+};
+ProResGpuLayout prores_gpu_layout (const prores::GpuFrameParams &fp, uint32_t n_planes);
+
+/* A pool of GstBuffers holding one device-local storage GstVulkanBufferMemory
+ * per plane and a GstVideoMeta with the padded strides. */
+GstBufferPool *prores_vk_pool_new (GstVulkanDevice *device, const GstVideoInfo *info,
+    const ProResGpuLayout &layout, uint32_t n_planes);
+
+} // namespace gpc
