@@ -166,7 +166,7 @@ G_DEFINE_TYPE (GstVkProResDec, gst_vk_prores_dec, GST_TYPE_VIDEO_DECODER);
 GST_ELEMENT_REGISTER_DEFINE (vkproresdec, "vkproresdec", GST_RANK_NONE,
     GST_TYPE_VK_PRORES_DEC);
 
-#define OUT_FORMATS "{ I422_10LE, Y444_10LE, I422_12LE, Y444_12LE, A422_10LE, A444_10LE }"
+#define OUT_FORMATS "{ I422_10LE, Y444_10LE, I422_12LE, Y444_12LE, A422_10LE, A444_10LE, AYUV64 }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -199,7 +199,7 @@ copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
         guint8 *dst = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
         const gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
         const guint8 *src = map.data + l.offset[p];
-        const gsize row = (gsize) self->config.plane_width[p] * 2;
+        const gsize row = self->config.row_bytes[p];
         if ((gsize) ds == l.stride[p]) {
           memcpy (dst, src, (gsize) l.stride[p] * self->config.height);
         } else {
@@ -409,15 +409,7 @@ gst_vk_prores_dec_decide_allocation (GstVideoDecoder * dec, GstQuery * query)
   if (!caps || !gst_video_info_from_caps (&info, caps))
     return FALSE;
   const gpc::ProResOutConfig & c = self->config;
-  gpc::prores::GpuFrameParams fp = { };
-  fp.mb_width = (c.width + 15) / 16;
-  fp.chroma_444 = c.chroma_444;
-  fp.picture_mb_height = c.interlace ? (c.height + 31) / 32 : (c.height + 15) / 16;
-  fp.padded_height = fp.picture_mb_height * 16 * (c.interlace ? 2 : 1);
-  fp.plane_stride[0] = fp.mb_width * 16;
-  fp.plane_stride[1] = fp.plane_stride[2] = c.chroma_444 ? fp.mb_width * 16 : fp.mb_width * 8;
-  fp.plane_stride[3] = fp.mb_width * 16;
-  gpc::ProResGpuLayout l = gpc::prores_gpu_layout (fp, c.n_planes);
+  gpc::ProResGpuLayout l = gpc::prores_vk_output_layout (c);
   guint total = 0;
   for (guint32 p = 0; p < c.n_planes; p++)
     total += l.size[p];
@@ -469,30 +461,34 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
   }
 
   /* Where the planes go: the output buffer's storage buffers (padded
-   * layout), or a host-visible buffer in the packed host layout. */
+   * layout), or a host-visible buffer in the cropped host layout; for
+   * AYUV64 the kernel decodes into scratch planes that are packed after. */
+  gpc::ProResPlanes outp = { };
   gpc::ProResPlanes planes = { };
   GstBuffer *download = NULL;
+  GstBuffer *scratch = NULL;
   if (self->vulkan_output) {
+    gpc::ProResGpuLayout l = gpc::prores_vk_output_layout (c);
     if (gst_buffer_n_memory (out) < c.n_planes) {
       g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
           "output buffer has %u memories, %u planes needed",
           gst_buffer_n_memory (out), c.n_planes);
       goto error;
     }
-    gpc::ProResGpuLayout l = gpc::prores_gpu_layout (fp, c.n_planes);
     for (guint32 p = 0; p < c.n_planes; p++) {
       GstMemory *m = gst_buffer_peek_memory (out, p);
-      if (!gpc::vk_is_storage_buffer (m) || gst_memory_get_sizes (m, NULL, NULL) < l.size[p]) {
+      if (!gpc::vk_is_storage_buffer (m) || gst_memory_get_sizes (m, NULL, NULL) < l.size[p]
+          || (m->offset % 4) != 0) {
         g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
             "output plane %u is not a large enough storage buffer", p);
         goto error;
       }
-      planes.mem[p] = (GstVulkanBufferMemory *) m;
-      planes.offset[p] = (guint32) (m->offset / 4);
-      planes.stride[p] = l.stride[p] / 4;
-      planes.row_words[p] = l.stride[p] / 4;
+      outp.mem[p] = (GstVulkanBufferMemory *) m;
+      outp.offset[p] = (guint32) (m->offset / 4);
+      outp.stride[p] = l.stride[p] / 4;
+      outp.row_words[p] = l.stride[p] / 4;
     }
-    planes.rows = l.rows;
+    outp.rows = l.rows;
   } else {
     const gpc::ProResHostLayout l = gpc::prores_host_layout (c);
     download = self->download_cache->acquire (l.size, &error);
@@ -500,12 +496,31 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
       goto error;
     GstVulkanBufferMemory *m = gpc::vk_buffer_memory (download);
     for (guint32 p = 0; p < c.n_planes; p++) {
-      planes.mem[p] = m;
-      planes.offset[p] = l.offset[p] / 4;
-      planes.stride[p] = l.stride[p] / 4;
-      planes.row_words[p] = l.stride[p] / 4;
+      outp.mem[p] = m;
+      outp.offset[p] = l.offset[p] / 4;
+      outp.stride[p] = l.stride[p] / 4;
+      outp.row_words[p] = l.stride[p] / 4;
     }
-    planes.rows = c.height;
+    outp.rows = c.height;
+  }
+  if (c.pack_ayuv64) {
+    gpc::ProResGpuLayout l = gpc::prores_gpu_layout (fp, c.decode_planes);
+    gsize total = 0;
+    for (guint32 p = 0; p < c.decode_planes; p++)
+      total += l.size[p];
+    scratch = self->device_cache->acquire (total, &error);
+    if (!scratch)
+      goto error;
+    gsize at = 0;
+    for (guint32 p = 0; p < c.decode_planes; p++) {
+      planes.mem[p] = gpc::vk_buffer_memory (scratch);
+      planes.offset[p] = (guint32) (at / 4);
+      planes.stride[p] = planes.row_words[p] = l.stride[p] / 4;
+      at += l.size[p];
+    }
+    planes.rows = l.rows;
+  } else {
+    planes = outp;
   }
 
   {
@@ -548,6 +563,13 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     const guint32 slot = (guint32) (self->submitted % N_SLOTS);
     gboolean ok = self->kernel->record (exec, dmem, fp, size, planes,
         (GstVulkanBufferMemory *) self->status, slot, &error);
+    if (ok && scratch)
+      ok = self->kernel->record_pack_ayuv64 (exec, planes, outp.mem[0], outp.offset[0],
+          outp.stride[0], c.width, c.height, &error);
+    if (scratch) {
+      exec->keep (GST_MINI_OBJECT_CAST (scratch));
+      gst_clear_buffer (&scratch);
+    }
     if (ok && download)
       exec->barrier (gpc::vk_buffer_memory (download), VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
@@ -576,6 +598,7 @@ error:
       ("%s", error ? error->message : "unknown"));
   g_clear_error (&error);
   gst_clear_buffer (&download);
+  gst_clear_buffer (&scratch);
   gst_video_decoder_drop_frame (dec, frame);
   return GST_FLOW_ERROR;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "prores_decode.spv.h"
+#include "prores_pack_ayuv64.spv.h"
 
 namespace gpc {
 
@@ -66,6 +67,7 @@ VkProResKernel::~VkProResKernel ()
 {
   for (auto &it : kernels_)
     delete it.second;
+  delete pack_;
   if (device_)
     gst_object_unref (device_);
 }
@@ -140,6 +142,41 @@ bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
     return false;
   exec->barrier (status, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   return true;
+}
+
+struct PackPush {
+  uint32_t plane_off[4], plane_stride[4];
+  uint32_t out_off, out_stride, width, height;
+};
+
+bool VkProResKernel::record_pack_ayuv64 (VkExec *exec, const ProResPlanes &planes,
+    GstVulkanBufferMemory *out, uint32_t out_offset, uint32_t out_stride, uint32_t width,
+    uint32_t height, GError **error)
+{
+  if (!pack_) {
+    VkKernel::Spec spec = { prores_pack_ayuv64_spv, sizeof (prores_pack_ayuv64_spv), 2,
+      sizeof (PackPush), {} };
+    pack_ = VkKernel::create (device_, spec, error);
+    if (!pack_)
+      return false;
+  }
+  PackPush pc = {};
+  for (int p = 0; p < 4; p++) {
+    pc.plane_off[p] = planes.offset[p];
+    pc.plane_stride[p] = planes.stride[p];
+  }
+  pc.out_off = out_offset;
+  pc.out_stride = out_stride;
+  pc.width = width;
+  pc.height = height;
+  exec->barrier (planes.mem[0], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  exec->barrier (out, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+  VkDescriptorBufferInfo bufs[2] = {
+    { planes.mem[0]->buffer, 0, VK_WHOLE_SIZE },
+    { out->buffer, 0, VK_WHOLE_SIZE },
+  };
+  return exec->dispatch (pack_, bufs, 2, &pc, sizeof pc, (width + 63) / 64, (height + 3) / 4, 1,
+      error);
 }
 
 } // namespace gpc

@@ -55,12 +55,19 @@ class VkProResKernel {
       const prores::GpuFrameParams &fp, size_t frame_size, const ProResPlanes &out,
       GstVulkanBufferMemory *status, uint32_t slot, GError **error);
 
+  /* Records the AYUV64 packing of four 12-bit planes (in `planes`, each
+   * plane's mem the same buffer) into `out` (offset and stride in words);
+   * barriers included. */
+  bool record_pack_ayuv64 (VkExec *exec, const ProResPlanes &planes, GstVulkanBufferMemory *out,
+      uint32_t out_offset, uint32_t out_stride, uint32_t width, uint32_t height, GError **error);
+
  private:
   VkKernel *pipeline_for (uint32_t depth, bool x86, GError **error);
 
   GstVulkanDevice *device_ = nullptr;
   uint32_t max_groups_x_ = 65535;
   std::map<uint32_t, VkKernel *> kernels_;
+  VkKernel *pack_ = nullptr;
 };
 
 } // namespace gpc

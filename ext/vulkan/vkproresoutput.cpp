@@ -18,19 +18,24 @@ ProResOutConfig prores_out_config (const prores::FrameHeader &h, uint32_t varian
   c.interlace = h.interlace_code == 0 ? 0 : h.interlace_code == 1 ? 1 : 2;
   c.alpha = h.alpha_bits () != 0 && !skip_alpha;
   *alpha_dropped = false;
-  if (c.alpha && c.depth == 12) {
+  if (c.alpha && c.depth == 12 && !c.chroma_444) {
     c.alpha = false;
     *alpha_dropped = true;
   }
-  if (c.alpha)
+  c.pack_ayuv64 = c.alpha && c.depth == 12;
+  if (c.pack_ayuv64)
+    c.format = GST_VIDEO_FORMAT_AYUV64;
+  else if (c.alpha)
     c.format = c.chroma_444 ? GST_VIDEO_FORMAT_A444_10LE : GST_VIDEO_FORMAT_A422_10LE;
   else if (c.depth == 12)
     c.format = c.chroma_444 ? GST_VIDEO_FORMAT_Y444_12LE : GST_VIDEO_FORMAT_I422_12LE;
   else
     c.format = c.chroma_444 ? GST_VIDEO_FORMAT_Y444_10LE : GST_VIDEO_FORMAT_I422_10LE;
-  c.n_planes = c.alpha ? 4 : 3;
+  c.decode_planes = c.alpha ? 4 : 3;
+  c.n_planes = c.pack_ayuv64 ? 1 : c.decode_planes;
   for (uint32_t p = 0; p < c.n_planes; p++)
-    c.plane_width[p] = (p == 1 || p == 2) && !c.chroma_444 ? (c.width + 1) / 2 : c.width;
+    c.row_bytes[p] = c.pack_ayuv64 ? c.width * 8 :
+        ((p == 1 || p == 2) && !c.chroma_444 ? (c.width + 1) / 2 : c.width) * 2;
   return c;
 }
 
@@ -40,7 +45,7 @@ ProResHostLayout prores_host_layout (const ProResOutConfig &c)
   size_t off = 0;
   for (uint32_t p = 0; p < c.n_planes; p++) {
     l.offset[p] = (uint32_t) off;
-    l.stride[p] = ((c.plane_width[p] + 1) / 2) * 4;
+    l.stride[p] = (c.row_bytes[p] + 3) & ~3u;
     off += (size_t) l.stride[p] * c.height;
   }
   l.size = off;
@@ -58,6 +63,26 @@ ProResGpuLayout prores_gpu_layout (const prores::GpuFrameParams &fp, uint32_t n_
     l.size[p] = l.stride[p] * l.rows;
   }
   return l;
+}
+
+ProResGpuLayout prores_vk_output_layout (const ProResOutConfig &c)
+{
+  if (c.pack_ayuv64) {
+    ProResGpuLayout l = {};
+    l.rows = c.height;
+    l.stride[0] = c.width * 8;
+    l.size[0] = l.stride[0] * c.height;
+    return l;
+  }
+  prores::GpuFrameParams fp = {};
+  fp.mb_width = (c.width + 15) / 16;
+  fp.chroma_444 = c.chroma_444;
+  fp.picture_mb_height = c.interlace ? (c.height + 31) / 32 : (c.height + 15) / 16;
+  fp.padded_height = fp.picture_mb_height * 16 * (c.interlace ? 2 : 1);
+  fp.plane_stride[0] = fp.mb_width * 16;
+  fp.plane_stride[1] = fp.plane_stride[2] = c.chroma_444 ? fp.mb_width * 16 : fp.mb_width * 8;
+  fp.plane_stride[3] = fp.mb_width * 16;
+  return prores_gpu_layout (fp, c.decode_planes);
 }
 
 /* ----------------------------------------------------------- buffer pool */

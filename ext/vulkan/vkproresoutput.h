@@ -23,9 +23,11 @@ struct ProResOutConfig {
   uint32_t depth = 0;         /* 10 or 12 */
   bool chroma_444 = false;
   bool alpha = false;         /* an alpha plane is decoded and output */
+  bool pack_ayuv64 = false;   /* 12-bit 4:4:4 + alpha: planes packed to AYUV64 */
   uint32_t interlace = 0;     /* 0 progressive, 1 TFF, 2 BFF */
-  uint32_t n_planes = 3;
-  uint32_t plane_width[4] = {}; /* samples, cropped */
+  uint32_t n_planes = 3;      /* output planes (1 for AYUV64) */
+  uint32_t decode_planes = 3; /* planes the kernel decodes (4 with alpha) */
+  uint32_t row_bytes[4] = {}; /* bytes of a cropped row of each output plane */
 
   bool operator== (const ProResOutConfig &o) const {
     return format == o.format && width == o.width && height == o.height && depth == o.depth &&
@@ -35,13 +37,14 @@ struct ProResOutConfig {
 };
 
 /* The output for a frame header. variant_depth: bit depth from the caps'
- * variant (0 if unknown). Alpha at 12 bits has no planar GStreamer 1.22
- * format: it is dropped (GStreamer 1.22 lacks A444_12LE / A422_12LE) and
- * *alpha_dropped set. */
+ * variant (0 if unknown). GStreamer 1.22 has no planar 12-bit format with
+ * alpha (A444_12LE came later): 4:4:4 goes to AYUV64 (lossless, 12 bits
+ * widened to 16); 4:2:2 drops alpha and sets *alpha_dropped. */
 ProResOutConfig prores_out_config (const prores::FrameHeader &h, uint32_t variant_depth,
     bool skip_alpha, bool *alpha_dropped);
 
-/* Host (download) layout: planes back to back, rows of ceil(w / 2) words. */
+/* Host (download) layout: output planes back to back, cropped rows rounded
+ * up to whole words. */
 struct ProResHostLayout {
   uint32_t offset[4];    /* bytes */
   uint32_t stride[4];    /* bytes, multiple of 4 */
@@ -49,13 +52,18 @@ struct ProResHostLayout {
 };
 ProResHostLayout prores_host_layout (const ProResOutConfig &c);
 
-/* GPU layout of the planes (GpuFrameParams's padded strides and height). */
+/* GPU layout of the decoded planes (GpuFrameParams's padded strides and
+ * height). */
 struct ProResGpuLayout {
   uint32_t stride[4];    /* bytes */
   uint32_t size[4];      /* bytes of each plane's buffer */
   uint32_t rows;
 };
 ProResGpuLayout prores_gpu_layout (const prores::GpuFrameParams &fp, uint32_t n_planes);
+
+/* Layout of the memory:VulkanBuffer output: the decoded planes, or one
+ * AYUV64 plane. */
+ProResGpuLayout prores_vk_output_layout (const ProResOutConfig &c);
 
 /* A pool of GstBuffers holding one device-local storage GstVulkanBufferMemory
  * per plane and a GstVideoMeta with the padded strides. */
