@@ -82,10 +82,13 @@ int sext16u (uint v) { return int (v << 16) >> 16; }
 
 /* ------------------------------------------------------------ bit reader */
 
-/* Absolute bit positions in the frame data; a reader of one component. */
+/* A reader of one component: absolute bit positions in the frame data and
+ * a window of two big-endian words (base, base + 1) kept in registers, so
+ * that most reads are shifts rather than loads. */
 struct Reader {
   uint pos, end;
   bool overflow;
+  uint base, w0, w1;
 };
 
 uint bswap (uint x)
@@ -95,26 +98,46 @@ uint bswap (uint x)
 
 uint data_word (uint i)
 {
-  /* The host pads the data by 8 bytes; min() keeps even a bad offset inside. */
+  /* The host pads the data by 16 bytes; min() keeps even a bad offset inside. */
   return bswap (in_words[pc.data_word + min (i, (pc.data_bytes + 7u) >> 2)]);
 }
 
+Reader reader_at (uint start_byte, uint size)
+{
+  Reader r;
+  r.pos = start_byte * 8u;
+  r.end = r.pos + size * 8u;
+  r.overflow = false;
+  r.base = r.pos >> 5;
+  r.w0 = data_word (r.base);
+  r.w1 = data_word (r.base + 1u);
+  return r;
+}
+
 /* The next 32 bits, zeros past the component's end. */
-uint peek32 (in Reader r)
+uint peek32 (inout Reader r)
 {
   if (r.pos >= r.end)
     return 0u;
+  uint i = r.pos >> 5;
+  if (i != r.base) {
+    if (i == r.base + 1u) {
+      r.w0 = r.w1;
+    } else {
+      r.w0 = data_word (i);
+    }
+    r.w1 = data_word (i + 1u);
+    r.base = i;
+  }
+  uint s = r.pos & 31u;
+  uint v = s == 0u ? r.w0 : (r.w0 << s) | (r.w1 >> (32u - s));
   uint left = r.end - r.pos;
-  uint i = r.pos >> 5, s = r.pos & 31u;
-  uint v = data_word (i);
-  if (s != 0u)
-    v = (v << s) | (data_word (i + 1u) >> (32u - s));
   if (left < 32u)
     v &= ~0u << (32u - left);
   return v;
 }
 
-uint peek (in Reader r, uint n)
+uint peek (inout Reader r, uint n)
 {
   return n == 0u ? 0u : peek32 (r) >> (32u - n);
 }
@@ -187,10 +210,7 @@ int get_coef (uint index)
  * coefficient index of the component in s_coef. */
 uint decode_component (uint start_byte, uint size, uint log2n, uint base, bool interlaced)
 {
-  Reader r;
-  r.pos = start_byte * 8u;
-  r.end = r.pos + size * 8u;
-  r.overflow = false;
+  Reader r = reader_at (start_byte, size);
   const uint nblocks = 1u << log2n;
 
   uint code;
@@ -278,10 +298,7 @@ void alpha_emit (inout AlphaOut o, uint v)
 
 void decode_alpha (uint start_byte, uint size, uint abits, inout AlphaOut o)
 {
-  Reader r;
-  r.pos = start_byte * 8u;
-  r.end = r.pos + size * 8u;
-  r.overflow = false;
+  Reader r = reader_at (start_byte, size);
   const uint num = o.width * 16u;
   const uint mask = (1u << abits) - 1u;
   const uint short_bits = abits == 16u ? 7u : 4u;

@@ -178,6 +178,20 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
         (GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER, OUT_FORMATS) "; "
         GST_VIDEO_CAPS_MAKE (OUT_FORMATS)));
 
+/* A buffer handed out by our caches or our pool is free: every GPU access
+ * of its previous use has completed, since its holders release it only
+ * once their submission's fence has signalled (ours through VkExec::keep,
+ * downstream Vulkan elements likewise). Its barriers then need not wait for
+ * that work: forgetting the state keeps frames from serialising on the GPU
+ * through recycled buffers, so a frame's slices can start while the long
+ * slices of the previous frame still run. */
+static void
+forget_gpu_state (GstVulkanBufferMemory * m)
+{
+  m->barrier.parent.pipeline_stages = 0;
+  m->barrier.parent.access_flags = 0;
+}
+
 /* ------------------------------------------------------------ completion */
 
 /* Copies the cropped planes of a finished download into the output frame. */
@@ -484,6 +498,7 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
         goto error;
       }
       outp.mem[p] = (GstVulkanBufferMemory *) m;
+      forget_gpu_state (outp.mem[p]);
       outp.offset[p] = (guint32) (m->offset / 4);
       outp.stride[p] = l.stride[p] / 4;
       outp.row_words[p] = l.stride[p] / 4;
@@ -495,6 +510,7 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     if (!download)
       goto error;
     GstVulkanBufferMemory *m = gpc::vk_buffer_memory (download);
+    forget_gpu_state (m);
     for (guint32 p = 0; p < c.n_planes; p++) {
       outp.mem[p] = m;
       outp.offset[p] = l.offset[p] / 4;
@@ -511,6 +527,7 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     scratch = self->device_cache->acquire (total, &error);
     if (!scratch)
       goto error;
+    forget_gpu_state (gpc::vk_buffer_memory (scratch));
     gsize at = 0;
     for (guint32 p = 0; p < c.decode_planes; p++) {
       planes.mem[p] = gpc::vk_buffer_memory (scratch);
@@ -555,6 +572,7 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (input);
     smem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
     smem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
+    forget_gpu_state (dmem);
     exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     exec->barrier (dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferCopy region = { 0, 0, up_size };
