@@ -231,6 +231,16 @@ copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
 }
 
 static void
+set_field_flags (GstVkProResDec * self, GstBuffer * out)
+{
+  if (self->config.interlace) {
+    GST_BUFFER_FLAG_SET (out, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+    if (self->config.interlace == 1)
+      GST_BUFFER_FLAG_SET (out, GST_VIDEO_BUFFER_FLAG_TFF);
+  }
+}
+
+static void
 release_pending (PendingFrame & f)
 {
   gst_vulkan_fence_unref (f.fence);
@@ -280,6 +290,15 @@ complete_oldest (GstVkProResDec * self)
     GST_WARNING_OBJECT (self, "frame %u: %u of %u slices failed (first: slice %u,"
         " status %u)", f.frame->system_frame_number, failed, f.num_slices,
         first - 1, code);
+  }
+  if (f.download) {
+    ret = gst_video_decoder_allocate_output_frame (dec, f.frame);
+    if (ret != GST_FLOW_OK) {
+      release_pending (f);
+      gst_video_decoder_drop_frame (dec, f.frame);
+      return ret;
+    }
+    set_field_flags (self, f.frame->output_buffer);
   }
   if (f.download && !copy_download (self, f.download, f.frame->output_buffer)) {
     release_pending (f);
@@ -462,16 +481,18 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
       self->idct == IDCT_C ? gpc::prores::IdctFlavor::kC : gpc::prores::IdctFlavor::kX86,
       &fp, &slices);
 
-  GstFlowReturn ret = gst_video_decoder_allocate_output_frame (dec, frame);
-  if (ret != GST_FLOW_OK) {
-    gst_video_decoder_drop_frame (dec, frame);
-    return ret;
-  }
-  GstBuffer *out = frame->output_buffer;
-  if (c.interlace) {
-    GST_BUFFER_FLAG_SET (out, GST_VIDEO_BUFFER_FLAG_INTERLACED);
-    if (c.interlace == 1)
-      GST_BUFFER_FLAG_SET (out, GST_VIDEO_BUFFER_FLAG_TFF);
+  /* Vulkan output: the frame's buffer now (our pool has no upper limit).
+   * System memory: when the download completes, so that a downstream pool
+   * with few buffers cannot block us while we hold frames in flight. */
+  GstBuffer *out = NULL;
+  if (self->vulkan_output) {
+    GstFlowReturn ret = gst_video_decoder_allocate_output_frame (dec, frame);
+    if (ret != GST_FLOW_OK) {
+      gst_video_decoder_drop_frame (dec, frame);
+      return ret;
+    }
+    out = frame->output_buffer;
+    set_field_flags (self, out);
   }
 
   /* Where the planes go: the output buffer's storage buffers (padded
