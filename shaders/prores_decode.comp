@@ -169,7 +169,11 @@ void skipbits (inout Reader r, uint n)
   }
 }
 
-/* Rice / exp-Golomb codeword (prores-slice.h read_codeword). */
+/* Rice / exp-Golomb codeword (prores-slice.h read_codeword), taken from a
+ * single 32-bit peek: the prefix and the suffix of a valid codeword fit in
+ * it (exp-Golomb codes are at most 31 bits, Rice ones at most 4 + 7). Reads
+ * that run past the component behave as the CPU reader's: the suffix reads
+ * as 0, the position goes to the end and the overflow flag is set. */
 bool read_codeword (inout Reader r, uint cb, out uint val)
 {
   uint k = cb >> 5, e = (cb >> 2) & 7u, sw = cb & 3u;
@@ -178,17 +182,30 @@ bool read_codeword (inout Reader r, uint cb, out uint val)
   if (w == 0u)
     return false;
   uint q = 31u - uint (findMSB (w));
+  uint left = r.end - r.pos; /* > q: w has a 1 bit at q */
   if (q > sw) {
-    uint bits = e - sw + (q << 1);
+    uint bits = e - sw + (q << 1); /* >= q + 1 */
     if (bits > 31u)
       return false;
-    val = getbits (r, bits) - (1u << e) + ((sw + 1u) << k);
-  } else if (k != 0u) {
-    skipbits (r, q + 1u);
-    val = (q << k) + getbits (r, k);
+    uint raw = 0u;
+    if (bits > left) {
+      r.overflow = true;
+      r.pos = r.end;
+    } else {
+      raw = w >> (32u - bits);
+      r.pos += bits;
+    }
+    val = raw - (1u << e) + ((sw + 1u) << k);
   } else {
-    skipbits (r, q + 1u);
-    val = q;
+    uint n = q + 1u;
+    if (k != 0u && n + k > left) {
+      r.overflow = true;
+      r.pos = r.end;
+      val = q << k;
+    } else {
+      val = (q << k) + (k != 0u ? (w << n) >> (32u - k) : 0u);
+      r.pos += n + k;
+    }
   }
   return true;
 }
