@@ -290,6 +290,12 @@ complete_oldest (GstVkProResDec * self)
     GST_WARNING_OBJECT (self, "frame %u: %u of %u slices failed (first: slice %u,"
         " status %u)", f.frame->system_frame_number, failed, f.num_slices,
         first - 1, code);
+    /* Tell the application once; the log has every frame. */
+    if (self->frames_bad_slices == 1)
+      GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Damaged ProRes frames"),
+          ("frame %u: %u of its %u slices could not be decoded (first: slice %u, "
+              "status %u); such frames are output with those slices undefined",
+              f.frame->system_frame_number, failed, f.num_slices, first - 1, code));
   }
   if (f.download) {
     ret = gst_video_decoder_allocate_output_frame (dec, f.frame);
@@ -722,7 +728,13 @@ gst_vk_prores_dec_handle_frame (GstVideoDecoder * dec, GstVideoCodecFrame * fram
 static GstFlowReturn
 gst_vk_prores_dec_finish (GstVideoDecoder * dec)
 {
-  return drain_pending (GST_VK_PRORES_DEC (dec));
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  GstFlowReturn ret = drain_pending (self);
+  /* At EOS the base class does not report what pushing our last frames
+   * returned: a caps downstream refused would go unnoticed. */
+  if (ret == GST_FLOW_NOT_NEGOTIATED)
+    GST_ELEMENT_FLOW_ERROR (self, ret);
+  return ret;
 }
 
 static GstFlowReturn

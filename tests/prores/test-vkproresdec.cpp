@@ -578,6 +578,56 @@ GST_START_TEST (qtdemux_pipeline)
 }
 GST_END_TEST;
 
+/* vkproresdec's Vulkan buffers straight into vkvmafmotion (zero copy) give
+ * the SADs of the same frames through system memory. */
+static std::vector<guint64> motion_sads (const std::string &path, const char *caps)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! qtdemux ! vkproresdec ! %s ! "
+      "vkvmafmotion ! fakesink", path.c_str (), caps);
+  GstElement *pipe = gst_parse_launch (desc, nullptr);
+  g_free (desc);
+  fail_unless (pipe != nullptr);
+  GstBus *bus = gst_element_get_bus (pipe);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  std::vector<guint64> sads;
+  for (;;) {
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
+    fail_unless (msg != nullptr, "timed out");
+    const GstMessageType t = GST_MESSAGE_TYPE (msg);
+    if (t == GST_MESSAGE_ELEMENT && gst_message_has_name (msg, "vkvmafmotion")) {
+      guint64 sad = 0;
+      gst_structure_get_uint64 (gst_message_get_structure (msg), "sad", &sad);
+      sads.push_back (sad);
+    }
+    gst_message_unref (msg);
+    fail_unless (t != GST_MESSAGE_ERROR, "pipeline error");
+    if (t == GST_MESSAGE_EOS)
+      break;
+  }
+  gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  return sads;
+}
+
+GST_START_TEST (vmafmotion_zero_copy)
+{
+  GstElement *e = gst_element_factory_make ("qtdemux", nullptr);
+  if (!e)
+    gpc_test::skip ("no qtdemux");
+  gst_object_unref (e);
+  for (const char *name : { "ks_hq_66x34.mov", "aw_hq_336x200.mov", "ks_4444_336x200.mov" }) {
+    std::string path = gpc_test::media_dir () + "/prores/" + name;
+    std::vector<guint64> vk = motion_sads (path, "video/x-raw(memory:VulkanBuffer)");
+    std::vector<guint64> sys = motion_sads (path, "video/x-raw");
+    fail_unless (!vk.empty (), "%s: no motion results", name);
+    fail_unless (vk == sys, "%s: SADs differ between Vulkan and system memory", name);
+    gpc_vk_test_check_validation ();
+  }
+}
+GST_END_TEST;
+
 /* ------------------------------------------------------------ robustness */
 
 /* Damages a frame in one of several ways; returns a description. */
@@ -710,6 +760,7 @@ static Suite *vkproresdec_suite (void)
   tcase_add_test (tc, renegotiation);
   tcase_add_test (tc, flush_and_restart);
   tcase_add_test (tc, qtdemux_pipeline);
+  tcase_add_test (tc, vmafmotion_zero_copy);
   tcase_add_test (tc, damaged_frames);
   return s;
 }
