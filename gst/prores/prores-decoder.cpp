@@ -57,6 +57,7 @@ Status decode_frame (const uint8_t *data, size_t size, const DecodeOptions &opts
     planes[p] = work[p].data ();
   }
 
+  out->pictures = frame.num_pictures;
   out->slices_total = fp.num_slices;
   out->slices_failed = 0;
   std::string first_error;

@@ -42,6 +42,10 @@ struct DecodedFrame {
   uint32_t plane_width[4] = {}, plane_height[4] = {};
   std::vector<uint16_t> plane[4]; /* cropped, rows of plane_width samples */
   uint32_t slices_total = 0, slices_failed = 0;
+  /* Pictures decoded: 1 progressive, 2 interlaced; 1 for an interlaced frame
+   * whose second field is absent (its rows stay 0; FFmpeg leaves them
+   * undefined and does not report it). */
+  uint32_t pictures = 0;
 
   /* FFmpeg's name of the layout, e.g. "yuv422p10le", "yuva444p12le". */
   std::string pix_fmt () const;

@@ -202,6 +202,18 @@ Status probe (const uint8_t *data, size_t size, ProbeInfo *info, std::string *er
   info->bit_depth = h.is_444 () ? 12 : 10;
   info->profile = h.is_444 () ? "4444" : "422";
   memcpy (info->creator, h.creator, 5);
+  /* frame_rate_code 1..11 (RDD 36): 24000/1001, 24, 25, 30000/1001, 30, 50,
+   * 60000/1001, 60, 100, 120000/1001, 120. */
+  static const uint32_t rates[12][2] = { { 0, 0 }, { 24000, 1001 }, { 24, 1 }, { 25, 1 },
+    { 30000, 1001 }, { 30, 1 }, { 50, 1 }, { 60000, 1001 }, { 60, 1 }, { 100, 1 },
+    { 120000, 1001 }, { 120, 1 } };
+  const uint32_t rc = h.frame_rate_code < 12 ? h.frame_rate_code : 0;
+  info->fps_n = rates[rc][0];
+  info->fps_d = rates[rc][1];
+  info->aspect_ratio_info = h.aspect_ratio_info;
+  info->color_primaries = h.color_primaries;
+  info->transfer_characteristic = h.transfer_characteristic;
+  info->matrix_coefficients = h.matrix_coefficients;
   return Status::kOk;
 }
 

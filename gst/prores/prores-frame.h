@@ -135,6 +135,15 @@ struct ProbeInfo {
   uint32_t bit_depth;   /* output depth FFmpeg would use without container info */
   const char *profile;  /* best guess: "4444" for 4:4:4, "422" otherwise */
   char creator[5];
+  /* Frame rate from frame_rate_code (RDD 36 table), 0/0 when unspecified. */
+  uint32_t fps_n, fps_d;
+  /* aspect_ratio_information: 0 unknown, 1 square pixels, 2 4:3, 3 16:9
+   * (display aspect ratio). */
+  uint32_t aspect_ratio_info;
+  /* Colour description, ISO/IEC 23091-2 code points as in H.264/HEVC VUI
+   * (0 / 2 mean unspecified): GStreamer's gst_video_color_primaries_from_iso()
+   * etc. map them. */
+  uint32_t color_primaries, transfer_characteristic, matrix_coefficients;
 };
 Status probe (const uint8_t *data, size_t size, ProbeInfo *info, std::string *error);
 

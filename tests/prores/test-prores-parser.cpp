@@ -196,7 +196,25 @@ static void test_probe (const std::vector<VectorInfo> &vectors)
         "%s interlacing", v.file.c_str ());
     EXPECT (pi.bit_depth == bit_depth_for_fourcc (v.fourcc.c_str ()), "%s depth", v.file.c_str ());
   }
-  printf ("probe: %zu vectors checked\n", vectors.size ());
+  /* Frame rate, aspect ratio and colour fields (encoders at hand leave them
+   * unspecified): rewritten into a frame. */
+  std::vector<uint8_t> f = load_frame ("ks_proxy_336x200.mov");
+  const struct {
+    uint8_t code;
+    uint32_t n, d;
+  } rates[] = { { 0, 0, 0 }, { 1, 24000, 1001 }, { 3, 25, 1 }, { 7, 60000, 1001 }, { 11, 120, 1 },
+    { 12, 0, 0 }, { 15, 0, 0 } };
+  for (const auto &r : rates) {
+    f[21] = (uint8_t) (0x30 | r.code); /* 16:9, rate code */
+    f[22] = 1, f[23] = 1, f[24] = 1;   /* BT.709 */
+    ProbeInfo pi;
+    std::string err;
+    EXPECT (probe (f.data (), f.size (), &pi, &err) == Status::kOk && pi.fps_n == r.n &&
+            pi.fps_d == r.d && pi.aspect_ratio_info == 3 && pi.color_primaries == 1 &&
+            pi.transfer_characteristic == 1 && pi.matrix_coefficients == 1,
+        "frame rate code %u: %u/%u", r.code, pi.fps_n, pi.fps_d);
+  }
+  printf ("probe: %zu vectors checked, frame rate codes checked\n", vectors.size ());
 }
 
 /* skip_alpha (FFmpeg's AVCodecContext.skip_alpha): the same Y, Cb, Cr. */

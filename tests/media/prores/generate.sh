@@ -41,6 +41,10 @@ vec ks_hq_336x200_mbs1      prores_ks 336x200   1 yuv422p10le "-profile:v hq -mb
 vec ks_hq_66x34             prores_ks 66x34     3 yuv422p10le "-profile:v hq"
 vec ks_proxy_1000x562          prores_ks 1000x562  1 yuv422p10le "-profile:v proxy -mbs_per_slice 8"
 vec ks_lt_1282x722          prores_ks 1282x722  1 yuv422p10le "-profile:v lt -mbs_per_slice 4"
+# Odd sizes (4:2:2 widths stay even) and pictures smaller than a macroblock.
+vec ks_hq_344x201_mbs4      prores_ks 344x202   1 yuv422p10le "-profile:v hq -mbs_per_slice 4" "crop=344:201:0:0"
+vec ks_4444_alpha16_97x53   prores_ks 98x54     1 yuva444p10le "-profile:v 4444" "crop=97:53:0:0"
+vec ks_4444xq_tff_17x9      prores_ks 18x10     2 yuv444p10le "-profile:v 4444xq -flags +ildct -top 1" "crop=17:9:0:0"
 # -quant_mat default writes no matrices: the decoder's all-4 default.
 vec ks_hq_defaultmat_336x200 prores_ks 336x200  1 yuv422p10le "-profile:v hq -quant_mat default"
 vec ks_4444_alpha8_defaultmat_208x96 prores_ks 208x96 1 yuva444p10le "-profile:v 4444 -alpha_bits 8 -quant_mat default"
