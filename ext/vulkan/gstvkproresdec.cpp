@@ -47,6 +47,7 @@
 #include "prores-frame.h"
 #include "prores-gpu-layout.h"
 #include "vkproreskernel.h"
+#include "parallelcopy.h"
 #include "vkproresoutput.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_prores_dec_debug);
@@ -145,7 +146,8 @@ struct _GstVkProResDec
   gpc::VkProResKernel *kernel;
   gpc::VkBufferCache *device_cache;
   gpc::VkBufferCache *staging_cache;
-  gpc::VkBufferCache *download_cache;
+  gpc::HostReadCache *download_cache;
+  gpc::ParallelCopy *copier;
   GstMemory *status;            /* N_SLOTS x 4 words */
   guint64 submitted;
 
@@ -214,12 +216,8 @@ copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
         const gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
         const guint8 *src = map.data + l.offset[p];
         const gsize row = self->config.row_bytes[p];
-        if ((gsize) ds == l.stride[p]) {
-          memcpy (dst, src, (gsize) l.stride[p] * self->config.height);
-        } else {
-          for (guint32 y = 0; y < self->config.height; y++)
-            memcpy (dst + (gsize) y * ds, src + (gsize) y * l.stride[p], row);
-        }
+        self->copier->copy_rows (dst, ds, src, l.stride[p],
+            (gsize) ds == l.stride[p] ? l.stride[p] : row, self->config.height);
       }
       gst_memory_unmap (hmem, &map);
       ok = TRUE;
@@ -585,7 +583,7 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
           "could not map the upload buffer");
       goto error;
     }
-    gpc::VkProResKernel::fill_upload (map.data, fp, slices, data, size);
+    gpc::VkProResKernel::fill_upload (map.data, fp, slices, data, size, self->copier);
     gst_memory_unmap (smem_raw, &map);
 
     gpc::VkExec * exec = self->exec;
@@ -823,7 +821,9 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
   }
   self->device_cache = new gpc::VkBufferCache (self->vk.device, false);
   self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
-  self->download_cache = new gpc::VkBufferCache (self->vk.device, true);
+  self->download_cache = new gpc::HostReadCache (self->vk.device);
+  if (!self->copier)
+    self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
   self->submitted = 0;
   self->have_config = FALSE;
   self->warned_alpha = FALSE;
@@ -949,6 +949,7 @@ gst_vk_prores_dec_finalize (GObject * object)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (object);
   delete self->pending;
+  delete self->copier;
   gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }

@@ -38,13 +38,17 @@ size_t VkProResKernel::upload_size (size_t n_slices, size_t frame_size)
 }
 
 void VkProResKernel::fill_upload (uint8_t *dst, const GpuFrameParams &fp,
-    const std::vector<GpuSliceDesc> &slices, const uint8_t *frame, size_t frame_size)
+    const std::vector<GpuSliceDesc> &slices, const uint8_t *frame, size_t frame_size,
+    ParallelCopy *copier)
 {
   memset (dst, 0, kSliceDescOffset);
   memcpy (dst, &fp, sizeof fp);
   memcpy (dst + kSliceDescOffset, slices.data (), slices.size () * sizeof (GpuSliceDesc));
   uint8_t *d = dst + data_offset (slices.size ());
-  memcpy (d, frame, frame_size);
+  if (copier)
+    copier->copy (d, frame, frame_size);
+  else
+    memcpy (d, frame, frame_size);
   memset (d + frame_size, 0, upload_size (slices.size (), frame_size) -
       data_offset (slices.size ()) - frame_size);
 }

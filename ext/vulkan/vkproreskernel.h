@@ -17,6 +17,7 @@
 
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
+#include "parallelcopy.h"
 #include "prores-gpu-layout.h"
 
 namespace gpc {
@@ -38,9 +39,11 @@ class VkProResKernel {
   static size_t upload_size (size_t n_slices, size_t frame_size);
   /* Byte offset of the frame data in the upload. */
   static size_t data_offset (size_t n_slices);
-  /* Writes the upload (upload_size bytes at dst). */
+  /* Writes the upload (upload_size bytes at dst); the frame's bytes through
+   * `copier` when given. */
   static void fill_upload (uint8_t *dst, const prores::GpuFrameParams &fp,
-      const std::vector<prores::GpuSliceDesc> &slices, const uint8_t *frame, size_t frame_size);
+      const std::vector<prores::GpuSliceDesc> &slices, const uint8_t *frame, size_t frame_size,
+      ParallelCopy *copier = nullptr);
 
   /* Records: zero the status slot, make the input readable and the planes
    * writable, decode every slice, make the status visible to the host.

@@ -163,4 +163,50 @@ GstBufferPool *prores_vk_pool_new (GstVulkanDevice *device, const GstVideoInfo *
   return GST_BUFFER_POOL_CAST (self);
 }
 
+/* ------------------------------------------------------ host read cache */
+
+HostReadCache::HostReadCache (GstVulkanDevice *device)
+    : device_ ((GstVulkanDevice *) gst_object_ref (device))
+{
+}
+
+HostReadCache::~HostReadCache ()
+{
+  for (GstBuffer *b : all_)
+    gst_buffer_unref (b);
+  gst_object_unref (device_);
+}
+
+GstBuffer *HostReadCache::acquire (gsize size, GError **error)
+{
+  std::lock_guard<std::mutex> g (lock_);
+  for (GstBuffer *b : all_)
+    if (GST_MINI_OBJECT_REFCOUNT_VALUE (b) == 1 && gst_buffer_get_size (b) >= size)
+      return gst_buffer_ref (b);
+  GstMemory *mem = gst_vulkan_buffer_memory_alloc (device_, size, kStorageUsage,
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  if (!mem)
+    mem = vk_storage_alloc (device_, size, true, error);
+  if (!mem)
+    return nullptr;
+  GstBuffer *b = gst_buffer_new ();
+  gst_buffer_append_memory (b, mem);
+  all_.push_back (b);
+  return gst_buffer_ref (b);
+}
+
+void HostReadCache::trim ()
+{
+  std::lock_guard<std::mutex> g (lock_);
+  std::vector<GstBuffer *> keep;
+  for (GstBuffer *b : all_) {
+    if (GST_MINI_OBJECT_REFCOUNT_VALUE (b) == 1)
+      gst_buffer_unref (b);
+    else
+      keep.push_back (b);
+  }
+  all_.swap (keep);
+}
+
 } // namespace gpc
