@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * ProRes slice decoding, one workgroup per slice (GpuSliceDesc): entropy
- * decoding of Y, Cb, Cr by three invocations in three different subgroups
- * (and alpha by a fourth) into shared memory, then dequantisation, the
- * FFmpeg-exact integer IDCT (rows, bias, columns, clip) and the store of
- * whole 8-sample rows by all 128 invocations. A transliteration of
+ * decoding of Y, Cb, Cr by three invocations (and alpha by a fourth) into
+ * shared memory, then dequantisation, the FFmpeg-exact integer IDCT (rows,
+ * bias, columns, clip) and the store of whole 8-sample rows by the whole
+ * workgroup. A transliteration of
  * gst/prores/prores-slice.h and prores-idct.h; see docs/prores-reference.md.
  *
  * 32-bit integers only (GStreamer 1.22 enables no optional device feature):
@@ -17,11 +17,17 @@
  * neither read outside their slice nor write outside the planes.
  */
 
-layout (local_size_x = 128) in;
-
-/* Specialisation: output depth 12 (else 10), FFmpeg's x86 IDCT arithmetic. */
+/* Specialisation: output depth 12 (else 10), FFmpeg's x86 IDCT arithmetic,
+ * the workgroup size (64, 128 or 256) and where the entropy decoders run:
+ * SPREAD 0 puts Y, Cb, Cr on lanes 0, 1, 2 (one subgroup, running the same
+ * code in lockstep) and alpha on lane WG / 2; SPREAD 1 puts Y, Cb, Cr,
+ * alpha on lanes 0, 32, 64, 96 (one subgroup each; needs WG >= 128). */
 layout (constant_id = 0) const uint DEPTH12 = 0;
 layout (constant_id = 1) const uint IDCT_X86 = 1;
+layout (constant_id = 2) const uint WG = 64;
+layout (constant_id = 3) const uint SPREAD = 0;
+
+layout (local_size_x_id = 2) in;
 
 /* The upload: GpuFrameParams at word 0, GpuSliceDesc[] at word 48, the frame
  * bytes at push.data_word (all uint32, std430). */
@@ -517,7 +523,7 @@ void main ()
     s_info[6] = st;
     s_fail = st;
   }
-  for (uint i = tid; i < 96u * 32u; i += 128u)
+  for (uint i = tid; i < 96u * 32u; i += WG)
     s_coef[i] = 0u;
   barrier ();
   if (s_info[6] != ST_OK) {
@@ -529,25 +535,25 @@ void main ()
   const uint ysz = s_info[2], usz = s_info[3], vsz = s_info[4], asz = s_info[5];
   const bool no_chroma = usz + vsz == 0u;
 
-  if (tid < 64u) {
-    uint m = (tid & 32u) != 0u ? FP_QMAT_CHROMA : FP_QMAT_LUMA;
-    uint i = tid & 31u;
-    for (uint j = i; j < 64u; j += 32u) {
-      uint byte = (in_words[m + (j >> 2)] >> (8u * (j & 3u))) & 0xffu;
-      s_qmat[tid >> 5][j] = sext16 (int (byte * qscale));
-    }
+  for (uint i = tid; i < 128u; i += WG) {
+    uint q = i >> 6, j = i & 63u;
+    uint m = q != 0u ? FP_QMAT_CHROMA : FP_QMAT_LUMA;
+    uint byte = (in_words[m + (j >> 2)] >> (8u * (j & 3u))) & 0xffu;
+    s_qmat[q][j] = sext16 (int (byte * qscale));
   }
 
-  /* Entropy decoding: one component per subgroup-sized group of lanes. */
+  /* Entropy decoding: Y, Cb, Cr by three lanes through one call site. */
   const uint start = s_off + hsize;
+  const uint comp = SPREAD != 0u ? tid >> 5 : tid;
+  const bool vld_lane = SPREAD != 0u ? (tid & 31u) == 0u && comp < 3u : tid < 3u;
+  const uint alpha_lane = SPREAD != 0u ? 96u : WG / 2u;
   uint st = ST_OK;
-  if (tid == 0u) {
-    st = decode_component (start, ysz, luma_log2, 0u, interlaced);
-  } else if (tid == 32u && !no_chroma) {
-    st = decode_component (start + ysz, usz, chroma_log2, 32u * 64u, interlaced);
-  } else if (tid == 64u && !no_chroma) {
-    st = decode_component (start + ysz + usz, vsz, chroma_log2, 64u * 64u, interlaced);
-  } else if (tid == 96u && alpha_bits != 0u) {
+  if (vld_lane && (comp == 0u || !no_chroma)) {
+    const uint c_start = comp == 0u ? start : comp == 1u ? start + ysz : start + ysz + usz;
+    const uint c_size = comp == 0u ? ysz : comp == 1u ? usz : vsz;
+    st = decode_component (c_start, c_size, comp == 0u ? luma_log2 : chroma_log2,
+        comp * 32u * 64u, interlaced);
+  } else if (tid == alpha_lane && alpha_bits != 0u) {
     AlphaOut o;
     o.idx = 0u;
     o.width = mb_count * 16u;
@@ -570,7 +576,7 @@ void main ()
 
   /* IDCT rows of every block: task = block * 8 + row. */
   const uint n_blocks = (1u << luma_log2) + (no_chroma ? 0u : 2u << chroma_log2);
-  for (uint t = tid; t < n_blocks * 8u; t += 128u) {
+  for (uint t = tid; t < n_blocks * 8u; t += WG) {
     BlockRef br = block_ref (t >> 3, luma_log2, chroma_log2, mb_x, c444);
     uint q = br.comp == 0u ? 0u : 1u;
     uint base = br.index + (t & 7u) * 8u;
@@ -596,7 +602,7 @@ void main ()
   /* Columns: task = block * 4 + column pair (a word holds two columns, so
    * one invocation owns both); bias on row 0, clip, back in place. */
   const int hi = (1 << BITS) - 5;
-  for (uint t = tid; t < n_blocks * 4u; t += 128u) {
+  for (uint t = tid; t < n_blocks * 4u; t += WG) {
     BlockRef br = block_ref (t >> 2, luma_log2, chroma_log2, mb_x, c444);
     uint wbase = (br.index >> 1) + (t & 3u);
     uint words[8];
@@ -618,7 +624,7 @@ void main ()
   barrier ();
 
   /* Stores: one 8-sample row (4 words) per task. */
-  for (uint t = tid; t < n_blocks * 8u; t += 128u) {
+  for (uint t = tid; t < n_blocks * 8u; t += WG) {
     BlockRef br = block_ref (t >> 3, luma_log2, chroma_log2, mb_x, c444);
     uint r = t & 7u;
     uint v[4];
@@ -634,7 +640,7 @@ void main ()
     uint words = (mb_count * cw) >> 1;
     uint v[4] = uint[4] (grey | grey << 16, grey | grey << 16, grey | grey << 16,
         grey | grey << 16);
-    for (uint t = tid; t < 2u * 16u * words; t += 128u) {
+    for (uint t = tid; t < 2u * 16u * words; t += WG) {
       uint comp = 1u + t / (16u * words);
       uint k = t % (16u * words);
       uint row = (mb_y * 16u + k / words) * fields + bottom;

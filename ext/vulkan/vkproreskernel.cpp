@@ -3,6 +3,7 @@
  */
 #include "vkproreskernel.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
@@ -59,6 +60,19 @@ VkProResKernel *VkProResKernel::create (GstVulkanDevice *device, GError **error)
   k->device_ = (GstVulkanDevice *) gst_object_ref (device);
   k->max_groups_x_ = std::min<uint32_t> (65535,
       device->physical_device->properties.limits.maxComputeWorkGroupCount[0]);
+  /* Tuning aids for benchmarks (see docs/prores-gpu.md): the workgroup
+   * size and where the three entropy decoders of a slice run. */
+  const VkPhysicalDeviceLimits &lim = device->physical_device->properties.limits;
+  if (const char *env = g_getenv ("GPC_PRORES_WG")) {
+    uint32_t wg = (uint32_t) atoi (env);
+    if ((wg == 64 || wg == 128 || wg == 256) && wg <= lim.maxComputeWorkGroupSize[0] &&
+        wg <= lim.maxComputeWorkGroupInvocations)
+      k->wg_ = wg;
+  }
+  if (const char *env = g_getenv ("GPC_PRORES_SPREAD"))
+    k->spread_ = atoi (env) ? 1 : 0;
+  if (k->spread_ && k->wg_ < 128)
+    k->wg_ = 128;
   /* The 10-bit pipeline now, so that a device that cannot run it fails at start. */
   if (!k->pipeline_for (10, true, error)) {
     delete k;
@@ -84,7 +98,7 @@ VkKernel *VkProResKernel::pipeline_for (uint32_t depth, bool x86, GError **error
   if (it != kernels_.end ())
     return it->second;
   VkKernel::Spec spec = { prores_decode_spv, sizeof (prores_decode_spv), 6,
-    sizeof (ProResPush), { d12, fx86 } };
+    sizeof (ProResPush), { d12, fx86, wg_, spread_ } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;

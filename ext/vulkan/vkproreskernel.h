@@ -69,6 +69,8 @@ class VkProResKernel {
 
   GstVulkanDevice *device_ = nullptr;
   uint32_t max_groups_x_ = 65535;
+  uint32_t wg_ = 64;     /* invocations per slice (workgroup) */
+  uint32_t spread_ = 0;  /* entropy decoders: 0 lanes 0-2 of one subgroup, 1 one subgroup each */
   std::map<uint32_t, VkKernel *> kernels_;
   VkKernel *pack_ = nullptr;
 };

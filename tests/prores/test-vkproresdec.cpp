@@ -472,6 +472,23 @@ GST_START_TEST (alpha_options)
 }
 GST_END_TEST;
 
+/* The kernel's other workgroup layouts (benchmark tuning aids) decode the
+ * same. */
+GST_START_TEST (kernel_layouts)
+{
+  const char *cfgs[][2] = { { "128", "1" }, { "256", "0" }, { "128", "0" } };
+  for (auto &cfg : cfgs) {
+    g_setenv ("GPC_PRORES_WG", cfg[0], TRUE);
+    g_setenv ("GPC_PRORES_SPREAD", cfg[1], TRUE);
+    for (const char *name : { "ks_4444_alpha16_tff_336x200.mov", "ks_standard_bff_346x202.mov",
+        "ks_hq_336x200_mbs1.mov", "x_extreme_422_336x200.mov" })
+      check_vector (vector_named (name), cfg[1][0] == '1', nullptr, nullptr, IdctFlavor::kX86);
+  }
+  g_unsetenv ("GPC_PRORES_WG");
+  g_unsetenv ("GPC_PRORES_SPREAD");
+}
+GST_END_TEST;
+
 /* One stream: caps changes (variant), and size / format changes inside the
  * same caps, as a ProRes stream may do. */
 GST_START_TEST (renegotiation)
@@ -761,6 +778,7 @@ static Suite *vkproresdec_suite (void)
   tcase_add_test (tc, vectors_vulkan_memory);
   tcase_add_test (tc, idct_c_arithmetic);
   tcase_add_test (tc, alpha_options);
+  tcase_add_test (tc, kernel_layouts);
   tcase_add_test (tc, renegotiation);
   tcase_add_test (tc, flush_and_restart);
   tcase_add_test (tc, qtdemux_pipeline);
