@@ -370,22 +370,28 @@ peer_wants_vulkan (GstVkProResDec * self, GstCaps * vkcaps)
   return want;
 }
 
+/* What the caps do not say, from the frame header (gst/prores's probe:
+ * frame rate, colour description). */
 static void
-set_colorimetry (GstVideoInfo * info, const gpc::prores::FrameHeader & h)
+apply_probe (GstVideoInfo * info, const gpc::prores::ProbeInfo & p)
 {
+  if (GST_VIDEO_INFO_FPS_N (info) == 0 && p.fps_n) {
+    GST_VIDEO_INFO_FPS_N (info) = (gint) p.fps_n;
+    GST_VIDEO_INFO_FPS_D (info) = (gint) p.fps_d;
+  }
   /* 0 and 2 mean "unspecified": keep GStreamer's default for the size. */
-  if (h.matrix_coefficients && h.matrix_coefficients != 2)
-    info->colorimetry.matrix = gst_video_color_matrix_from_iso (h.matrix_coefficients);
-  if (h.color_primaries && h.color_primaries != 2)
-    info->colorimetry.primaries = gst_video_color_primaries_from_iso (h.color_primaries);
-  if (h.transfer_characteristic && h.transfer_characteristic != 2)
-    info->colorimetry.transfer = gst_video_transfer_function_from_iso (h.transfer_characteristic);
+  if (p.matrix_coefficients && p.matrix_coefficients != 2)
+    info->colorimetry.matrix = gst_video_color_matrix_from_iso (p.matrix_coefficients);
+  if (p.color_primaries && p.color_primaries != 2)
+    info->colorimetry.primaries = gst_video_color_primaries_from_iso (p.color_primaries);
+  if (p.transfer_characteristic && p.transfer_characteristic != 2)
+    info->colorimetry.transfer = gst_video_transfer_function_from_iso (p.transfer_characteristic);
 }
 
 /* Sets the output state for a new configuration and negotiates. */
 static gboolean
 update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
-    const gpc::prores::FrameHeader & h)
+    const gpc::prores::ProbeInfo & probe)
 {
   GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
   GstVideoCodecState *state = gst_video_decoder_set_output_state (dec, c.format,
@@ -396,7 +402,7 @@ update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
     GST_VIDEO_INFO_FIELD_ORDER (info) = c.interlace == 1 ?
         GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST : GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST;
   }
-  set_colorimetry (info, h);
+  apply_probe (info, probe);
 
   GstCaps *caps = gst_video_info_to_caps (info);
   GstCaps *vkcaps = gst_caps_copy (caps);
@@ -694,7 +700,9 @@ gst_vk_prores_dec_handle_frame (GstVideoDecoder * dec, GstVideoCodecFrame * fram
       gst_video_decoder_drop_frame (dec, frame);
       return ret;
     }
-    if (!update_output_state (self, c, parsed.header)) {
+    gpc::prores::ProbeInfo probe = { };
+    gpc::prores::probe (map.data, map.size, &probe, NULL);
+    if (!update_output_state (self, c, probe)) {
       gst_buffer_unmap (frame->input_buffer, &map);
       gst_video_decoder_drop_frame (dec, frame);
       /* Flushing pads fail negotiation too: not an error then. */
