@@ -80,6 +80,12 @@ const uint LEV_CB[10] = uint[10] (0x04, 0x0A, 0x05, 0x06, 0x04, 0x28, 0x28, 0x28
 /* Coefficients of Y (blocks 0..31), Cb (32..63), Cr (64..95), int16 pairs. */
 shared uint s_coef[96 * 32];
 shared int s_qmat[2][64];
+/* The tables the entropy decoders index: dynamic indexing of constant
+ * arrays would make glslang copy a whole array into function memory at
+ * every lookup (leaving it to the driver to undo); shared copies are
+ * plain loads. s_cb: DC codebooks at 0, run at 7, level at 23. */
+shared uint s_scan[64];
+shared uint s_cb[33];
 shared uint s_info[8]; /* header size, qscale, y, u, v, a sizes, status, scan */
 shared uint s_fail;
 
@@ -231,7 +237,7 @@ int get_coef (uint index)
 
 /* DC then AC of one component (decode_dc + decode_ac); base = first
  * coefficient index of the component in s_coef. */
-uint decode_component (uint start_byte, uint size, uint log2n, uint base, bool interlaced)
+uint decode_component (uint start_byte, uint size, uint log2n, uint base)
 {
   Reader r = reader_at (start_byte, size);
   const uint nblocks = 1u << log2n;
@@ -244,7 +250,7 @@ uint decode_component (uint start_byte, uint size, uint log2n, uint base, bool i
   code = 5u;
   int sgn = 0;
   for (uint i = 1u; i < nblocks; i++) {
-    if (!read_codeword (r, DC_CB[min (code, 6u)], code))
+    if (!read_codeword (r, s_cb[min (code, 6u)], code))
       return ST_BAD_CODEWORD;
     if (code != 0u)
       sgn ^= -int (code & 1u);
@@ -271,19 +277,18 @@ uint decode_component (uint start_byte, uint size, uint log2n, uint base, bool i
       if (peek (r, min (left, valid)) == 0u)
         break;
     }
-    if (!read_codeword (r, RUN_CB[min (run, 15u)], run))
+    if (!read_codeword (r, s_cb[7u + min (run, 15u)], run))
       return ST_BAD_CODEWORD;
     pos += run + 1u;
     if (pos >= max_pos)
       return ST_AC_OVERRUN;
     fill = r.pos;
-    if (!read_codeword (r, LEV_CB[min (level, 9u)], level))
+    if (!read_codeword (r, s_cb[23u + min (level, 9u)], level))
       return ST_BAD_CODEWORD;
     level += 1u;
     bool neg = getbits (r, 1u) != 0u;
     int v = sext16 (int (neg ? 0u - level : level));
-    uint scan = interlaced ? INTERLACED_SCAN[pos >> log2n] : PROGRESSIVE_SCAN[pos >> log2n];
-    put_coef (base + ((pos & block_mask) << 6) + scan, v);
+    put_coef (base + ((pos & block_mask) << 6) + s_scan[pos >> log2n], v);
     if (r.overflow)
       return ST_OVERREAD;
   }
@@ -413,8 +418,8 @@ BlockRef block_ref (uint b, uint luma_log2, uint chroma_log2, uint mb_x, bool c4
     r.y = (sub >> 1) * 8u;
   } else {
     b -= nl;
-    r.comp = 1u + b / nc;
-    b %= nc;
+    r.comp = 1u + (b >> chroma_log2);
+    b &= nc - 1u;
     r.index = (r.comp * 32u + b) * 64u;
     if (c444) {
       uint mb = b >> 2, sub = b & 3u;
@@ -525,6 +530,10 @@ void main ()
   }
   for (uint i = tid; i < 96u * 32u; i += WG)
     s_coef[i] = 0u;
+  for (uint i = tid; i < 64u; i += WG)
+    s_scan[i] = interlaced ? INTERLACED_SCAN[i] : PROGRESSIVE_SCAN[i];
+  for (uint i = tid; i < 33u; i += WG)
+    s_cb[i] = i < 7u ? DC_CB[i] : i < 23u ? RUN_CB[i - 7u] : LEV_CB[i - 23u];
   barrier ();
   if (s_info[6] != ST_OK) {
     if (tid == 0u)
@@ -552,7 +561,7 @@ void main ()
     const uint c_start = comp == 0u ? start : comp == 1u ? start + ysz : start + ysz + usz;
     const uint c_size = comp == 0u ? ysz : comp == 1u ? usz : vsz;
     st = decode_component (c_start, c_size, comp == 0u ? luma_log2 : chroma_log2,
-        comp * 32u * 64u, interlaced);
+        comp * 32u * 64u);
   } else if (tid == alpha_lane && alpha_bits != 0u) {
     AlphaOut o;
     o.idx = 0u;
