@@ -763,8 +763,16 @@ gst_vk_prores_dec_set_format (GstVideoDecoder * dec, GstVideoCodecState * state)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
   GstStructure *s = gst_caps_get_structure (state->caps, 0);
+  /* qtdemux says "variant", matroskademux "format" (same names); the
+   * latter writes "standard" for FourCCs it does not know (4444 XQ among
+   * them): there, let the chroma format decide as for unknown streams. */
   const gchar *variant = gst_structure_get_string (s, "variant");
   guint32 depth = gpc::prores::bit_depth_for_variant (variant);
+  if (!variant) {
+    const gchar *format = gst_structure_get_string (s, "format");
+    if (format && strcmp (format, "standard") != 0)
+      depth = gpc::prores::bit_depth_for_variant (format);
+  }
   GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
   if (self->input_state)
     gst_video_codec_state_unref (self->input_state);

@@ -472,6 +472,39 @@ GST_START_TEST (alpha_options)
 }
 GST_END_TEST;
 
+/* matroskademux's caps: "format" instead of "variant", and "standard" for
+ * FourCCs it does not know (ap4x). */
+GST_START_TEST (matroska_caps)
+{
+  struct { const char *file, *caps; } cases[] = {
+    { "ks_4444xq_336x200_mbs2.mov", "video/x-prores, format=(string)standard" },
+    { "ks_4444_336x200.mov", "video/x-prores, format=(string)4444" },
+    { "ks_hq_66x34.mov", "video/x-prores, format=(string)hq" },
+    { "ks_lt_336x200_mbs4.mov", "video/x-prores" },
+  };
+  for (auto &cs : cases) {
+    const Vector &v = vector_named (cs.file);
+    GstHarness *h = new_decoder (nullptr, false);
+    gst_harness_set_src_caps_str (h, cs.caps);
+    for (size_t i = 0; i < v.frames.size (); i++)
+      fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
+                  v.frames[i].size, i)), GST_FLOW_OK);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    std::vector<Output> outs = pull_all (h);
+    fail_unless_equals_int ((int) outs.size (), (int) v.frames.size ());
+    for (size_t i = 0; i < outs.size (); i++) {
+      Planes p = planes_of (outs[i].buf, outs[i].caps);
+      for (uint32_t k = 0; k < p.n; k++)
+        fail_unless (md5_of (p.plane[k]) == v.info.md5[i][k], "%s (%s) frame %zu plane %u: MD5 "
+            "differs from ffmpeg", cs.file, cs.caps, i, k);
+    }
+    free_outputs (outs);
+    teardown (h);
+  }
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 /* The kernel's other workgroup layouts (benchmark tuning aids) decode the
  * same. */
 GST_START_TEST (kernel_layouts)
@@ -779,6 +812,7 @@ static Suite *vkproresdec_suite (void)
   tcase_add_test (tc, idct_c_arithmetic);
   tcase_add_test (tc, alpha_options);
   tcase_add_test (tc, kernel_layouts);
+  tcase_add_test (tc, matroska_caps);
   tcase_add_test (tc, renegotiation);
   tcase_add_test (tc, flush_and_restart);
   tcase_add_test (tc, qtdemux_pipeline);
