@@ -590,8 +590,12 @@ void main ()
     uint q = br.comp == 0u ? 0u : 1u;
     uint base = br.index + (t & 7u) * 8u;
     int x[8];
-    for (uint i = 0u; i < 8u; i++)
-      x[i] = sext16 (get_coef (base + i) * s_qmat[q][(t & 7u) * 8u + i]);
+    for (uint i = 0u; i < 4u; i++) {
+      /* base is even: a row is 4 whole words. */
+      const uint w = s_coef[(base >> 1) + i];
+      x[2u * i] = sext16 (sext16u (w) * s_qmat[q][(t & 7u) * 8u + 2u * i]);
+      x[2u * i + 1u] = sext16 ((int (w) >> 16) * s_qmat[q][(t & 7u) * 8u + 2u * i + 1u]);
+    }
     int y[8];
     if (!X86 && (x[1] | x[2] | x[3] | x[4] | x[5] | x[6] | x[7]) == 0) {
       int v = sext16 ((x[0] + 1) >> 1);
