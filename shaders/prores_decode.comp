@@ -26,6 +26,9 @@ layout (constant_id = 0) const uint DEPTH12 = 0;
 layout (constant_id = 1) const uint IDCT_X86 = 1;
 layout (constant_id = 2) const uint WG = 64;
 layout (constant_id = 3) const uint SPREAD = 0;
+/* 4:4:4 (else 4:2:2): sizes the coefficient store (12 or 8 KiB), so that
+ * more 4:2:2 workgroups fit an SM's shared memory. */
+layout (constant_id = 4) const uint C444 = 0;
 
 layout (local_size_x_id = 2) in;
 
@@ -77,8 +80,11 @@ const uint RUN_CB[16] = uint[16] (0x06, 0x06, 0x05, 0x05, 0x04, 0x29, 0x29, 0x29
     0x29, 0x28, 0x28, 0x28, 0x28, 0x28, 0x28, 0x4C);
 const uint LEV_CB[10] = uint[10] (0x04, 0x0A, 0x05, 0x06, 0x04, 0x28, 0x28, 0x28, 0x28, 0x4C);
 
-/* Coefficients of Y (blocks 0..31), Cb (32..63), Cr (64..95), int16 pairs. */
-shared uint s_coef[96 * 32];
+/* Coefficients, int16 pairs: Y in blocks 0..31, then Cb and Cr with
+ * CHROMA_BLOCKS blocks each. */
+const uint CHROMA_BLOCKS = C444 != 0u ? 32u : 16u;
+const uint COEF_BLOCKS = 32u + 2u * CHROMA_BLOCKS;
+shared uint s_coef[COEF_BLOCKS * 32u];
 shared int s_qmat[2][64];
 /* The tables the entropy decoders index: dynamic indexing of constant
  * arrays would make glslang copy a whole array into function memory at
@@ -420,7 +426,7 @@ BlockRef block_ref (uint b, uint luma_log2, uint chroma_log2, uint mb_x, bool c4
     b -= nl;
     r.comp = 1u + (b >> chroma_log2);
     b &= nc - 1u;
-    r.index = (r.comp * 32u + b) * 64u;
+    r.index = (32u + (r.comp - 1u) * CHROMA_BLOCKS + b) * 64u;
     if (c444) {
       uint mb = b >> 2, sub = b & 3u;
       r.x = mb_x * 16u + mb * 16u + (sub >> 1) * 8u;
@@ -470,7 +476,7 @@ void main ()
 
   const uint mb_width = in_words[FP_MB_WIDTH];
   const uint pic_mb_height = in_words[FP_PIC_MB_HEIGHT];
-  const bool c444 = in_words[FP_CHROMA_444] != 0u;
+  const bool c444 = C444 != 0u; /* the host picks the pipeline by the params */
   const uint alpha_bits = in_words[FP_ALPHA_BITS];
   const bool interlaced = in_words[FP_INTERLACED] != 0u;
   const uint d = SLICE_DESC_WORD + slice * 4u;
@@ -528,7 +534,7 @@ void main ()
     s_info[6] = st;
     s_fail = st;
   }
-  for (uint i = tid; i < 96u * 32u; i += WG)
+  for (uint i = tid; i < COEF_BLOCKS * 32u; i += WG)
     s_coef[i] = 0u;
   for (uint i = tid; i < 64u; i += WG)
     s_scan[i] = interlaced ? INTERLACED_SCAN[i] : PROGRESSIVE_SCAN[i];
@@ -561,7 +567,7 @@ void main ()
     const uint c_start = comp == 0u ? start : comp == 1u ? start + ysz : start + ysz + usz;
     const uint c_size = comp == 0u ? ysz : comp == 1u ? usz : vsz;
     st = decode_component (c_start, c_size, comp == 0u ? luma_log2 : chroma_log2,
-        comp * 32u * 64u);
+        comp == 0u ? 0u : (32u + (comp - 1u) * CHROMA_BLOCKS) * 64u);
   } else if (tid == alpha_lane && alpha_bits != 0u) {
     AlphaOut o;
     o.idx = 0u;

@@ -74,7 +74,7 @@ VkProResKernel *VkProResKernel::create (GstVulkanDevice *device, GError **error)
   if (k->spread_ && k->wg_ < 128)
     k->wg_ = 128;
   /* The 10-bit pipeline now, so that a device that cannot run it fails at start. */
-  if (!k->pipeline_for (10, true, error)) {
+  if (!k->pipeline_for (10, true, false, error)) {
     delete k;
     return nullptr;
   }
@@ -90,15 +90,15 @@ VkProResKernel::~VkProResKernel ()
     gst_object_unref (device_);
 }
 
-VkKernel *VkProResKernel::pipeline_for (uint32_t depth, bool x86, GError **error)
+VkKernel *VkProResKernel::pipeline_for (uint32_t depth, bool x86, bool c444, GError **error)
 {
-  const uint32_t d12 = depth == 12, fx86 = x86 && depth == 10;
-  const uint32_t key = d12 * 2 + fx86;
+  const uint32_t d12 = depth == 12, fx86 = x86 && depth == 10, f444 = c444;
+  const uint32_t key = f444 * 4 + d12 * 2 + fx86;
   auto it = kernels_.find (key);
   if (it != kernels_.end ())
     return it->second;
   VkKernel::Spec spec = { prores_decode_spv, sizeof (prores_decode_spv), 6,
-    sizeof (ProResPush), { d12, fx86, wg_, spread_ } };
+    sizeof (ProResPush), { d12, fx86, wg_, spread_, f444 } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;
@@ -130,7 +130,7 @@ bool VkProResKernel::dispatch (VkExec *exec, GstVulkanBufferMemory *input,
     { (out.mem[3] ? out.mem[3] : out.mem[0])->buffer, 0, VK_WHOLE_SIZE },
     { status->buffer, 0, VK_WHOLE_SIZE },
   };
-  VkKernel *k = pipeline_for (fp.bit_depth, fp.idct_x86 != 0, error);
+  VkKernel *k = pipeline_for (fp.bit_depth, fp.idct_x86 != 0, fp.chroma_444 != 0, error);
   if (!k)
     return false;
   const uint32_t gy = (fp.num_slices + pc.groups_x - 1) / pc.groups_x;

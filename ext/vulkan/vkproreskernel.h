@@ -65,7 +65,7 @@ class VkProResKernel {
       uint32_t out_offset, uint32_t out_stride, uint32_t width, uint32_t height, GError **error);
 
  private:
-  VkKernel *pipeline_for (uint32_t depth, bool x86, GError **error);
+  VkKernel *pipeline_for (uint32_t depth, bool x86, bool c444, GError **error);
 
   GstVulkanDevice *device_ = nullptr;
   uint32_t max_groups_x_ = 65535;
