@@ -33,7 +33,7 @@ class ParallelCopy {
   void run (unsigned n, const std::function<void (unsigned)> &fn);
 
   /* memcpy of `size` bytes, in chunks of at least `min_chunk`. */
-  void copy (void *dst, const void *src, size_t size, size_t min_chunk = 512 * 1024);
+  void copy (void *dst, const void *src, size_t size, size_t min_chunk = 256 * 1024);
 
   /* `rows` rows of `row_bytes` between two strides. */
   void copy_rows (void *dst, size_t dst_stride, const void *src, size_t src_stride,
