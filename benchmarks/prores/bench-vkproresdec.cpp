@@ -32,6 +32,7 @@
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvktimer.h"
+#include "parallelcopy.h"
 #include "prores-decoder.h"
 #include "prores-gpu-layout.h"
 #include "prores-test-util.h"
@@ -264,6 +265,41 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
   gst_memory_unref (status);
 }
 
+/* The element's host work per frame before submission: parse, records and
+ * the upload written into mapped host-visible memory (threaded copy). */
+static void
+time_host (GstVulkanDevice *device, const Clip &c, uint32_t depth)
+{
+  GError *err = NULL;
+  ParallelCopy copier (ParallelCopy::default_workers ());
+  size_t max = 0;
+  for (auto &f : c.frames)
+    max = std::max (max, VkProResKernel::upload_size (
+            (size_t) c.header.mb_width () * ((c.header.height + 15) / 16) * 2, f.size));
+  GstMemory *staging = vk_storage_alloc (device, max, true, &err);
+  GstMapInfo map;
+  if (!staging || !gst_memory_map (staging, &map, GST_MAP_WRITE)) {
+    fprintf (stderr, "  host timing: no staging memory\n");
+    return;
+  }
+  const unsigned n = std::max<unsigned> (200, (unsigned) c.frames.size ());
+  std::vector<prores::GpuSliceDesc> slices;
+  auto t0 = Clock::now ();
+  for (unsigned i = 0; i < n; i++) {
+    const prores_test::Span &sp = c.frames[i % c.frames.size ()];
+    prores::Frame parsed;
+    prores::GpuFrameParams fp;
+    prores::parse_frame (&c.data[sp.offset], sp.size, &parsed, NULL);
+    prores::build_gpu_layout (parsed, depth, false, prores::IdctFlavor::kX86, &fp, &slices);
+    VkProResKernel::fill_upload (map.data, fp, slices, &c.data[sp.offset], sp.size, &copier);
+  }
+  double us = std::chrono::duration<double> (Clock::now () - t0).count () * 1e6 / n;
+  gst_memory_unmap (staging, &map);
+  gst_memory_unref (staging);
+  printf ("  host work per frame (parse, records, upload copy with %u helper threads): %.1f us\n",
+      ParallelCopy::default_workers (), us);
+}
+
 /* --------------------------------------------------------------- pipelines */
 
 struct Handoffs {
@@ -440,6 +476,7 @@ main (int argc, char **argv)
         c.header.is_444 () ? "4:4:4" : "4:2:2", c.header.alpha_bits () ? " + alpha" : "",
         c.frames.size (), bytes / (double) c.frames.size () / 1e6);
     time_kernel (device, exec, kernel, timer, c, depth, &status);
+    time_host (device, c, depth);
 
     gchar *dec = g_strdup_printf ("vkproresdec frames-in-flight=%u", in_flight);
     double gpu = time_pipeline (instance, device, c, dec, "video/x-raw(memory:VulkanBuffer)",
