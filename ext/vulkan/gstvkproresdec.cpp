@@ -283,7 +283,9 @@ complete_oldest (GstVkProResDec * self)
     return ret;
   }
   if (failed) {
-    /* As FFmpeg: the frame goes out, its bad slices as they came out. */
+    /* As FFmpeg: the frame goes out, its bad slices as they came out;
+     * flagged corrupted (dropped with discard-corrupted-frames=true). */
+    GST_VIDEO_CODEC_FRAME_FLAG_SET (f.frame, GST_VIDEO_CODEC_FRAME_FLAG_CORRUPTED);
     self->frames_bad_slices++;
     GST_WARNING_OBJECT (self, "frame %u: %u of %u slices failed (first: slice %u,"
         " status %u)", f.frame->system_frame_number, failed, f.num_slices,

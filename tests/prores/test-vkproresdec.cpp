@@ -784,6 +784,10 @@ GST_START_TEST (damaged_frames)
         Status st;
         const uint32_t depth = bit_depth_for_fourcc (v.info.fourcc.c_str ());
         DecodedFrame ref = reference (f.data (), f.size (), depth, false, IdctFlavor::kX86, &st);
+        /* The GPU finds the same bad slices as the CPU: such frames, and
+         * only those, are flagged corrupted. */
+        fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (o.buf, GST_BUFFER_FLAG_CORRUPTED),
+            st == Status::kBadSlice);
         if (st != Status::kOk)
           continue;
         Planes p = planes_of (o.buf, o.caps);
