@@ -35,6 +35,7 @@
 #include <gst/video/video.h>
 #include "compute/gpcvk.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <deque>
@@ -157,6 +158,7 @@ struct _GstVkProResDec
   gboolean have_config;
   gboolean vulkan_output;
   gboolean warned_alpha;
+  gboolean direct_upload;       /* GPC_PRORES_DIRECT_UPLOAD (tuning) */
   GstBufferPool *vk_pool;
   guint64 frames_bad_slices;
 
@@ -577,7 +579,10 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     /* The one upload: params, slice records and the frame's bytes. */
     const gsize up_size = gpc::VkProResKernel::upload_size (slices.size (), size);
     GstBuffer *staging = self->staging_cache->acquire (up_size, &error);
-    GstBuffer *input = staging ? self->device_cache->acquire (up_size, &error) : NULL;
+    /* direct-upload: the kernel reads the staging buffer over the bus
+     * instead of a device-local copy (no transfer before the dispatch). */
+    GstBuffer *input = !staging ? NULL : self->direct_upload ? gst_buffer_ref (staging) :
+        self->device_cache->acquire (up_size, &error);
     if (!input) {
       gst_clear_buffer (&staging);
       goto error;
@@ -605,11 +610,13 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (input);
     smem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
     smem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
-    forget_gpu_state (dmem);
-    exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    exec->barrier (dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = { 0, 0, up_size };
-    vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
+    if (dmem != smem) {
+      forget_gpu_state (dmem);
+      exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+      exec->barrier (dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+      VkBufferCopy region = { 0, 0, up_size };
+      vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
+    }
 
     const guint32 slot = (guint32) (self->submitted % N_SLOTS);
     gboolean ok = self->kernel->record (exec, dmem, fp, size, planes,
@@ -843,6 +850,8 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
   if (!self->copier)
     self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
   self->submitted = 0;
+  self->direct_upload = g_getenv ("GPC_PRORES_DIRECT_UPLOAD") != NULL &&
+      atoi (g_getenv ("GPC_PRORES_DIRECT_UPLOAD")) != 0;
   self->have_config = FALSE;
   self->warned_alpha = FALSE;
   self->frames_bad_slices = 0;

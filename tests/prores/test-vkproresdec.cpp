@@ -505,20 +505,23 @@ GST_START_TEST (matroska_caps)
 }
 GST_END_TEST;
 
-/* The kernel's other workgroup layouts (benchmark tuning aids) decode the
- * same. */
+/* The kernel's other workgroup layouts and the direct upload (benchmark
+ * tuning aids) decode the same. */
 GST_START_TEST (kernel_layouts)
 {
-  const char *cfgs[][2] = { { "128", "1" }, { "256", "0" }, { "128", "0" } };
+  const char *cfgs[][3] = { { "128", "1", "0" }, { "256", "0", "1" }, { "128", "0", "0" },
+    { "64", "0", "1" } };
   for (auto &cfg : cfgs) {
     g_setenv ("GPC_PRORES_WG", cfg[0], TRUE);
     g_setenv ("GPC_PRORES_SPREAD", cfg[1], TRUE);
+    g_setenv ("GPC_PRORES_DIRECT_UPLOAD", cfg[2], TRUE);
     for (const char *name : { "ks_4444_alpha16_tff_336x200.mov", "ks_standard_bff_346x202.mov",
         "ks_hq_336x200_mbs1.mov", "x_extreme_422_336x200.mov" })
       check_vector (vector_named (name), cfg[1][0] == '1', nullptr, nullptr, IdctFlavor::kX86);
   }
   g_unsetenv ("GPC_PRORES_WG");
   g_unsetenv ("GPC_PRORES_SPREAD");
+  g_unsetenv ("GPC_PRORES_DIRECT_UPLOAD");
 }
 GST_END_TEST;
 
