@@ -92,7 +92,7 @@ shared int s_qmat[2][64];
  * plain loads. s_cb: DC codebooks at 0, run at 7, level at 23. */
 shared uint s_scan[64];
 shared uint s_cb[33];
-shared uint s_info[8]; /* header size, qscale, y, u, v, a sizes, status, scan */
+shared uint s_info[8]; /* header size, qscale, y, u, v, a sizes, status */
 shared uint s_fail;
 
 int sext16 (int v) { return (v << 16) >> 16; }
