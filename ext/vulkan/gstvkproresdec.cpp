@@ -149,7 +149,8 @@ struct _GstVkProResDec
   gpc::VkBufferCache *staging_cache;
   gpc::HostReadCache *download_cache;
   gpc::ParallelCopy *copier;
-  GstMemory *status;            /* N_SLOTS x 4 words */
+  GstMemory *status;            /* N_SLOTS x 4 words, host-visible */
+  GstMapInfo status_map;        /* mapped from start to stop */
   guint64 submitted;
 
   GstVideoCodecState *input_state;
@@ -194,6 +195,17 @@ forget_gpu_state (GstVulkanBufferMemory * m)
 {
   m->barrier.parent.pipeline_stages = 0;
   m->barrier.parent.access_flags = 0;
+}
+
+/* The state of a free buffer about to be used by (stage, access): no
+ * barrier needed before, the next user's barrier starts from here. */
+static void
+claim_gpu_state (gpc::VkExec * exec, GstVulkanBufferMemory * m,
+    VkPipelineStageFlags stage, VkAccessFlags access)
+{
+  m->barrier.parent.pipeline_stages = stage;
+  m->barrier.parent.access_flags = access;
+  m->barrier.parent.queue = exec->queue ();
 }
 
 /* ------------------------------------------------------------ completion */
@@ -267,13 +279,11 @@ complete_oldest (GstVkProResDec * self)
   }
 
   guint32 failed = 0, first = 0, code = 0;
-  GstMapInfo map;
-  if (gst_memory_map (self->status, &map, GST_MAP_READ)) {
-    const guint32 *s = (const guint32 *) map.data + 4 * f.slot;
+  {
+    const guint32 *s = (const guint32 *) self->status_map.data + 4 * f.slot;
     failed = s[0];
     first = s[1];
     code = s[2];
-    gst_memory_unmap (self->status, &map);
   }
   if (failed >= f.num_slices) {
     release_pending (f);
@@ -608,19 +618,21 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     }
     GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (staging);
     GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (input);
-    smem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
-    smem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
+    /* Host writes are visible to the submission that follows them: the
+     * copy (or the kernel, direct) needs no barrier for them. */
+    forget_gpu_state (smem);
     if (dmem != smem) {
-      forget_gpu_state (dmem);
-      exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-      exec->barrier (dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+      /* Both free (see forget_gpu_state): no barrier before the copy. */
+      claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+      claim_gpu_state (exec, dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
       VkBufferCopy region = { 0, 0, up_size };
       vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
     }
 
     const guint32 slot = (guint32) (self->submitted % N_SLOTS);
     gboolean ok = self->kernel->record (exec, dmem, fp, size, planes,
-        (GstVulkanBufferMemory *) self->status, slot, &error);
+        (GstVulkanBufferMemory *) self->status, slot, (guint32 *) self->status_map.data,
+        &error);
     if (ok && scratch)
       ok = self->kernel->record_pack_ayuv64 (exec, planes, outp.mem[0], outp.offset[0],
           outp.stride[0], c.width, c.height, &error);
@@ -833,6 +845,13 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
     self->kernel = gpc::VkProResKernel::create (self->vk.device, &error);
   if (self->kernel)
     self->status = gpc::vk_storage_alloc (self->vk.device, N_SLOTS * 16, true, &error);
+  if (self->status && !gst_memory_map (self->status, &self->status_map,
+          (GstMapFlags) (GST_MAP_READ | GST_MAP_WRITE))) {
+    g_set_error (&error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "could not map the status buffer");
+    gst_memory_unref (self->status);
+    self->status = nullptr;
+  }
   if (!self->status) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Failed to set up ProRes decoding on the Vulkan device"),
@@ -877,8 +896,10 @@ gst_vk_prores_dec_stop (GstVideoDecoder * dec)
   self->staging_cache = nullptr;
   delete self->download_cache;
   self->download_cache = nullptr;
-  if (self->status)
+  if (self->status) {
+    gst_memory_unmap (self->status, &self->status_map);
     gst_memory_unref (self->status);
+  }
   self->status = nullptr;
   delete self->exec;
   self->exec = nullptr;

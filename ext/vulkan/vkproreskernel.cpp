@@ -138,15 +138,49 @@ bool VkProResKernel::dispatch (VkExec *exec, GstVulkanBufferMemory *input,
       error);
 }
 
+/* Makes `m` ready for (stage, access): a barrier only where an earlier
+ * access must be waited for. A state of 0 means nothing pending (fresh, or
+ * recycled after its users' fences: see gstvkproresdec.cpp), and reads
+ * after reads in the same stage need none either. Skipping empty barriers
+ * matters on drivers that drain the queue at every barrier: consecutive
+ * frames can then overlap on the GPU. */
+static void
+prepare (VkExec *exec, GstVulkanBufferMemory *m, VkPipelineStageFlags stage, VkAccessFlags access)
+{
+  const VkAccessFlags writes = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+      VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  GstVulkanBarrierMemoryInfo &b = m->barrier.parent;
+  const bool nothing_pending = b.pipeline_stages == 0;
+  const bool read_after_read = b.pipeline_stages == stage && !(b.access_flags & writes) &&
+      !(access & writes);
+  if (nothing_pending || read_after_read) {
+    b.pipeline_stages = stage;
+    b.access_flags = access;
+    b.queue = exec->queue ();
+    return;
+  }
+  exec->barrier (m, stage, access);
+}
+
 bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
     const GpuFrameParams &fp, size_t frame_size, const ProResPlanes &out,
-    GstVulkanBufferMemory *status, uint32_t slot, GError **error)
+    GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error)
 {
-  exec->barrier (status, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  vkCmdFillBuffer (exec->cmd (), status->buffer, (VkDeviceSize) slot * 16, 16, 0);
-  exec->barrier (status, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  exec->barrier (input, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  if (status_host) {
+    /* Host writes before the submission are visible to it: no transfer,
+     * no barrier. The slot's previous frame has completed. */
+    memset (status_host + 4 * slot, 0, 16);
+    GstVulkanBarrierMemoryInfo &b = status->barrier.parent;
+    b.pipeline_stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    b.access_flags = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    b.queue = exec->queue ();
+  } else {
+    exec->barrier (status, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    vkCmdFillBuffer (exec->cmd (), status->buffer, (VkDeviceSize) slot * 16, 16, 0);
+    exec->barrier (status, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  }
+  prepare (exec, input, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
   for (int p = 0; p < 4; p++) {
     if (!out.mem[p])
       continue;
@@ -154,7 +188,7 @@ bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
     for (int q = 0; q < p; q++)
       seen |= out.mem[q] == out.mem[p];
     if (!seen)
-      exec->barrier (out.mem[p], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      prepare (exec, out.mem[p], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
   }
   if (!dispatch (exec, input, fp, frame_size, out, status, slot, error))
     return false;

@@ -45,13 +45,15 @@ class VkProResKernel {
       const std::vector<prores::GpuSliceDesc> &slices, const uint8_t *frame, size_t frame_size,
       ParallelCopy *copier = nullptr);
 
-  /* Records: zero the status slot, make the input readable and the planes
-   * writable, decode every slice, make the status visible to the host.
-   * `status` holds 4 words per slot: failed slices, first failed + 1, its
-   * status. */
+  /* Records: zero the status slot (from the host through `status_host`,
+   * the mapped status buffer, when given; else on the GPU), make the input
+   * readable and the planes writable (barriers only where earlier work must
+   * be waited for), decode every slice, make the status visible to the
+   * host. `status` holds 4 words per slot: failed slices, first failed + 1,
+   * its status. */
   bool record (VkExec *exec, GstVulkanBufferMemory *input,
       const prores::GpuFrameParams &fp, size_t frame_size, const ProResPlanes &out,
-      GstVulkanBufferMemory *status, uint32_t slot, GError **error);
+      GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error);
 
   /* Only the dispatch (barriers are the caller's). */
   bool dispatch (VkExec *exec, GstVulkanBufferMemory *input,
