@@ -13,7 +13,7 @@
  *  4. where available, FFmpeg's software decoder on all cores:
  *     avdec_prores in the same pipeline, and the ffmpeg program.
  *
- *   bench-vkproresdec [--frames N] [--cpu-frames N] [--in-flight K] clip.mov ...
+ *   bench-vkproresdec [--frames N] [--cpu-frames N] [--in-flight K] [--batch B] clip.mov ...
  * Without clips: $GPC_PRORES_CLIPS (or ./prores-clips)/hq_1080p.mov and
  * hq_2160p.mov when present.
  */
@@ -435,7 +435,7 @@ time_ffmpeg (const Clip &c, unsigned n)
 int
 main (int argc, char **argv)
 {
-  unsigned n_frames = 2000, cpu_frames = 240, in_flight = 8;
+  unsigned n_frames = 2000, cpu_frames = 240, in_flight = 8, batch = 1;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc)
@@ -444,6 +444,8 @@ main (int argc, char **argv)
       cpu_frames = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--in-flight") && i + 1 < argc)
       in_flight = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--batch") && i + 1 < argc)
+      batch = atoi (argv[++i]);
     else
       paths.push_back (argv[i]);
   }
@@ -513,10 +515,11 @@ main (int argc, char **argv)
     time_kernel (device, exec, kernel, timer, c, depth, &status);
     time_host (device, c, depth);
 
-    gchar *dec = g_strdup_printf ("vkproresdec frames-in-flight=%u", in_flight);
+    gchar *dec = g_strdup_printf ("vkproresdec frames-in-flight=%u batch=%u", in_flight, batch);
     double gpu = time_pipeline (instance, device, c, dec, "video/x-raw(memory:VulkanBuffer)",
         n_frames);
-    printf ("  vkproresdec -> memory:VulkanBuffer (frames stay on the GPU): %.0f fps\n", gpu);
+    printf ("  vkproresdec (frames-in-flight=%u batch=%u) -> memory:VulkanBuffer (frames stay on "
+        "the GPU): %.0f fps\n", in_flight, batch, gpu);
     double down = time_pipeline (instance, device, c, dec, "video/x-raw",
         std::max (200u, n_frames / 4));
     printf ("  vkproresdec -> system memory (download): %.0f fps\n", down);

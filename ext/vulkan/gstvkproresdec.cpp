@@ -70,6 +70,7 @@ enum
   PROP_FRAMES_IN_FLIGHT,
   PROP_OUTPUT_MEMORY,
   PROP_IDCT,
+  PROP_BATCH,
 };
 
 typedef enum
@@ -122,14 +123,27 @@ idct_get_type (void)
   return type;
 }
 
+/* What recording a frame's GPU work needs, from its upload to its
+ * submission (frames are recorded in batches, see record_batch()). */
+struct FrameJob
+{
+  gpc::prores::GpuFrameParams fp;
+  gsize frame_size, up_size;
+  GstBuffer *staging, *input;   /* the upload; input == staging when direct */
+  GstBuffer *scratch;           /* AYUV64: decoded planes before packing */
+  GstBuffer *out;               /* Vulkan output buffer (NULL for download) */
+  gpc::ProResPlanes planes, outp;
+};
+
 /* A frame the GPU works on. */
 struct PendingFrame
 {
   GstVideoCodecFrame *frame;
-  GstVulkanFence *fence;
+  GstVulkanFence *fence;        /* NULL until its batch is submitted */
   guint32 slot;
   guint32 num_slices;
   GstBuffer *download;          /* host-visible planes (system memory output) */
+  FrameJob *job;                /* until submitted */
 };
 
 struct _GstVkProResDec
@@ -160,6 +174,8 @@ struct _GstVkProResDec
   gboolean vulkan_output;
   gboolean warned_alpha;
   gboolean direct_upload;       /* GPC_PRORES_DIRECT_UPLOAD (tuning) */
+  guint batch;                  /* property: frames per submission */
+  guint unsubmitted;            /* pending frames recorded in no submission yet */
   GstBufferPool *vk_pool;
   guint64 frames_bad_slices;
 
@@ -253,17 +269,39 @@ set_field_flags (GstVkProResDec * self, GstBuffer * out)
 }
 
 static void
+free_job (FrameJob * job)
+{
+  if (!job)
+    return;
+  gst_clear_buffer (&job->staging);
+  gst_clear_buffer (&job->input);
+  gst_clear_buffer (&job->scratch);
+  delete job;
+}
+
+static void
 release_pending (PendingFrame & f)
 {
-  gst_vulkan_fence_unref (f.fence);
+  if (f.fence)
+    gst_vulkan_fence_unref (f.fence);
+  f.fence = NULL;
+  free_job (f.job);
+  f.job = NULL;
   gst_clear_buffer (&f.download);
 }
+
+static GstFlowReturn record_batch (GstVkProResDec * self);
 
 /* Waits for the oldest frame and finishes (or drops) it. */
 static GstFlowReturn
 complete_oldest (GstVkProResDec * self)
 {
   GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  if (!self->pending->front ().fence) {
+    GstFlowReturn r = record_batch (self);
+    if (r != GST_FLOW_OK)
+      return r;
+  }
   PendingFrame f = self->pending->front ();
   self->pending->pop_front ();
   GError *error = NULL;
@@ -346,10 +384,12 @@ drain_pending (GstVkProResDec * self)
 static void
 discard_pending (GstVkProResDec * self)
 {
+  self->unsubmitted = 0;
   while (!self->pending->empty ()) {
     PendingFrame f = self->pending->front ();
     self->pending->pop_front ();
-    self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
+    if (f.fence)
+      self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
     release_pending (f);
     gst_video_codec_frame_unref (f.frame);
   }
@@ -609,56 +649,22 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     gpc::VkProResKernel::fill_upload (map.data, fp, slices, data, size, self->copier);
     gst_memory_unmap (smem_raw, &map);
 
-    gpc::VkExec * exec = self->exec;
-    exec->collect ();
-    if (!exec->begin (&error)) {
-      gst_buffer_unref (staging);
-      gst_buffer_unref (input);
-      goto error;
-    }
-    GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (staging);
-    GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (input);
-    /* Host writes are visible to the submission that follows them: the
-     * copy (or the kernel, direct) needs no barrier for them. */
-    forget_gpu_state (smem);
-    if (dmem != smem) {
-      /* Both free (see forget_gpu_state): no barrier before the copy. */
-      claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-      claim_gpu_state (exec, dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-      VkBufferCopy region = { 0, 0, up_size };
-      vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
-    }
-
-    const guint32 slot = (guint32) (self->submitted % N_SLOTS);
-    gboolean ok = self->kernel->record (exec, dmem, fp, size, planes,
-        (GstVulkanBufferMemory *) self->status, slot, (guint32 *) self->status_map.data,
-        &error);
-    if (ok && scratch)
-      ok = self->kernel->record_pack_ayuv64 (exec, planes, outp.mem[0], outp.offset[0],
-          outp.stride[0], c.width, c.height, &error);
-    if (scratch) {
-      exec->keep (GST_MINI_OBJECT_CAST (scratch));
-      gst_clear_buffer (&scratch);
-    }
-    if (ok && download)
-      exec->barrier (gpc::vk_buffer_memory (download), VK_PIPELINE_STAGE_HOST_BIT,
-          VK_ACCESS_HOST_READ_BIT);
-    exec->keep (GST_MINI_OBJECT_CAST (staging));
-    exec->keep (GST_MINI_OBJECT_CAST (input));
-    if (download)
-      exec->keep (GST_MINI_OBJECT_CAST (download));
-    else
-      exec->keep (GST_MINI_OBJECT_CAST (out));
-    gst_buffer_unref (staging);
-    gst_buffer_unref (input);
-    GstVulkanFence *fence = exec->submit (ok ? &error : NULL);
-    if (!ok || !fence) {
-      if (fence)
-        gst_vulkan_fence_unref (fence);
-      goto error;
-    }
-    self->submitted++;
-    self->pending->push_back ({frame, fence, slot, fp.num_slices, download});
+    FrameJob *job = new FrameJob ();
+    job->fp = fp;
+    job->frame_size = size;
+    job->up_size = up_size;
+    job->staging = staging;
+    job->input = input;
+    job->scratch = scratch;
+    scratch = NULL;
+    job->out = out;
+    job->planes = planes;
+    job->outp = outp;
+    const guint32 slot = (guint32) (self->submitted++ % N_SLOTS);
+    self->pending->push_back ({frame, NULL, slot, fp.num_slices, download, job});
+    self->unsubmitted++;
+    if (self->unsubmitted >= MAX (self->batch, 1u))
+      return record_batch (self);
   }
   return GST_FLOW_OK;
 
@@ -671,6 +677,111 @@ error:
   gst_clear_buffer (&scratch);
   gst_video_decoder_drop_frame (dec, frame);
   return GST_FLOW_ERROR;
+}
+
+/* Records and submits the frames not yet submitted (the tail of the
+ * pending queue) as one command buffer: every upload copy, one barrier,
+ * every frame's dispatch back to back (nothing between them: they overlap
+ * on the GPU), one barrier to the host. They share its fence. */
+static GstFlowReturn
+record_batch (GstVkProResDec * self)
+{
+  if (self->unsubmitted == 0)
+    return GST_FLOW_OK;
+  gpc::VkExec * exec = self->exec;
+  GError *error = NULL;
+  const size_t first = self->pending->size () - self->unsubmitted;
+  const gpc::ProResOutConfig & c = self->config;
+  gboolean ok;
+
+  exec->collect ();
+  ok = exec->begin (&error);
+  const bool begun = ok;
+  bool copies = false;
+  for (size_t i = first; ok && i < self->pending->size (); i++) {
+    FrameJob *job = (*self->pending)[i].job;
+    GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (job->staging);
+    GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (job->input);
+    /* Host writes are visible to the submission that follows them, and
+     * both buffers are free (see forget_gpu_state): no barrier before. */
+    if (dmem == smem) {
+      claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT);
+      continue;
+    }
+    claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    claim_gpu_state (exec, dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferCopy region = { 0, 0, job->up_size };
+    vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
+    copies = true;
+  }
+  if (ok && copies) {
+    exec->global_barrier (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    for (size_t i = first; i < self->pending->size (); i++)
+      claim_gpu_state (exec, gpc::vk_buffer_memory ((*self->pending)[i].job->input),
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  }
+  bool downloads = false;
+  for (size_t i = first; ok && i < self->pending->size (); i++) {
+    PendingFrame & f = (*self->pending)[i];
+    FrameJob *job = f.job;
+    ok = self->kernel->record (exec, gpc::vk_buffer_memory (job->input), job->fp,
+        job->frame_size, job->planes, (GstVulkanBufferMemory *) self->status, f.slot,
+        (guint32 *) self->status_map.data, &error, false);
+    if (ok && job->scratch)
+      ok = self->kernel->record_pack_ayuv64 (exec, job->planes, job->outp.mem[0],
+          job->outp.offset[0], job->outp.stride[0], c.width, c.height, &error);
+    exec->keep (GST_MINI_OBJECT_CAST (job->staging));
+    exec->keep (GST_MINI_OBJECT_CAST (job->input));
+    if (job->scratch)
+      exec->keep (GST_MINI_OBJECT_CAST (job->scratch));
+    if (f.download) {
+      exec->keep (GST_MINI_OBJECT_CAST (f.download));
+      downloads = true;
+    } else {
+      exec->keep (GST_MINI_OBJECT_CAST (job->out));
+    }
+  }
+  if (ok) {
+    /* Status slots and downloads to the host, once for the batch. */
+    exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    claim_gpu_state (exec, (GstVulkanBufferMemory *) self->status, VK_PIPELINE_STAGE_HOST_BIT,
+        VK_ACCESS_HOST_READ_BIT);
+    for (size_t i = first; downloads && i < self->pending->size (); i++)
+      if ((*self->pending)[i].download)
+        claim_gpu_state (exec, gpc::vk_buffer_memory ((*self->pending)[i].download),
+            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  }
+  GstVulkanFence *fence = NULL;
+  if (begun)
+    fence = exec->submit (ok ? &error : NULL);
+  if (!ok || !fence) {
+    if (fence)
+      gst_vulkan_fence_unref (fence);
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Failed to submit ProRes decoding to the Vulkan device"),
+        ("%s", error ? error->message : "unknown"));
+    g_clear_error (&error);
+    while (self->unsubmitted > 0) {
+      PendingFrame f = self->pending->back ();
+      self->pending->pop_back ();
+      self->unsubmitted--;
+      release_pending (f);
+      gst_video_decoder_drop_frame (GST_VIDEO_DECODER (self), f.frame);
+    }
+    return GST_FLOW_ERROR;
+  }
+  for (size_t i = first; i < self->pending->size (); i++) {
+    PendingFrame & f = (*self->pending)[i];
+    f.fence = gst_vulkan_fence_ref (fence);
+    free_job (f.job);
+    f.job = NULL;
+  }
+  gst_vulkan_fence_unref (fence);
+  self->unsubmitted = 0;
+  return GST_FLOW_OK;
 }
 
 static GstFlowReturn
@@ -741,11 +852,12 @@ gst_vk_prores_dec_handle_frame (GstVideoDecoder * dec, GstVideoCodecFrame * fram
   if (ret != GST_FLOW_OK)
     return ret;
 
-  /* Never wait for a frame just submitted unless the window is full. */
+  /* Never wait for a frame just submitted unless the window is full
+   * (complete_oldest submits a batch still open). */
   while (!self->pending->empty () && ret == GST_FLOW_OK) {
     PendingFrame & oldest = self->pending->front ();
     if (self->pending->size () <= self->frames_in_flight
-        && !gst_vulkan_fence_is_signaled (oldest.fence))
+        && (!oldest.fence || !gst_vulkan_fence_is_signaled (oldest.fence)))
       break;
     ret = complete_oldest (self);
   }
@@ -955,6 +1067,9 @@ gst_vk_prores_dec_set_property (GObject * object, guint prop_id,
     case PROP_IDCT:
       self->idct = (IdctArith) g_value_get_enum (value);
       break;
+    case PROP_BATCH:
+      self->batch = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -985,6 +1100,9 @@ gst_vk_prores_dec_get_property (GObject * object, guint prop_id,
     case PROP_IDCT:
       g_value_set_enum (value, self->idct);
       break;
+    case PROP_BATCH:
+      g_value_set_uint (value, self->batch);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1009,6 +1127,7 @@ gst_vk_prores_dec_init (GstVkProResDec * self)
   self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   self->output_memory = OUTPUT_MEMORY_AUTO;
   self->idct = IDCT_X86;
+  self->batch = 1;
   self->pending = new std::deque < PendingFrame > ();
   new (&self->config) gpc::ProResOutConfig ();
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
@@ -1048,6 +1167,12 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
       g_param_spec_enum ("idct", "IDCT arithmetic",
           "Which of FFmpeg's 10-bit IDCT arithmetics to reproduce (they differ "
           "only on crafted streams)", GST_TYPE_VK_PRORES_DEC_IDCT, IDCT_X86, rw));
+  g_object_class_install_property (gobject_class, PROP_BATCH,
+      g_param_spec_uint ("batch", "Batch",
+          "Frames recorded and submitted together: their decoding overlaps on "
+          "the GPU even where the driver drains the queue at every barrier; a "
+          "batch goes out when full or when its oldest frame is due (at most "
+          "frames-in-flight + 1 frames)", 1, MAX_FRAMES_IN_FLIGHT, 1, rw));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

@@ -164,7 +164,8 @@ prepare (VkExec *exec, GstVulkanBufferMemory *m, VkPipelineStageFlags stage, VkA
 
 bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
     const GpuFrameParams &fp, size_t frame_size, const ProResPlanes &out,
-    GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error)
+    GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error,
+    bool host_barrier)
 {
   if (status_host) {
     /* Host writes before the submission are visible to it: no transfer,
@@ -192,7 +193,8 @@ bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
   }
   if (!dispatch (exec, input, fp, frame_size, out, status, slot, error))
     return false;
-  exec->barrier (status, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  if (host_barrier)
+    exec->barrier (status, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   return true;
 }
 

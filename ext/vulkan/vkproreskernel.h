@@ -49,11 +49,12 @@ class VkProResKernel {
    * the mapped status buffer, when given; else on the GPU), make the input
    * readable and the planes writable (barriers only where earlier work must
    * be waited for), decode every slice, make the status visible to the
-   * host. `status` holds 4 words per slot: failed slices, first failed + 1,
+   * host (unless !host_barrier: the caller does it, once for a batch). `status` holds 4 words per slot: failed slices, first failed + 1,
    * its status. */
   bool record (VkExec *exec, GstVulkanBufferMemory *input,
       const prores::GpuFrameParams &fp, size_t frame_size, const ProResPlanes &out,
-      GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error);
+      GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error,
+      bool host_barrier = true);
 
   /* Only the dispatch (barriers are the caller's). */
   bool dispatch (VkExec *exec, GstVulkanBufferMemory *input,

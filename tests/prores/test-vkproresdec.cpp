@@ -526,13 +526,17 @@ GST_START_TEST (kernel_layouts)
 GST_END_TEST;
 
 /* One stream: caps changes (variant), and size / format changes inside the
- * same caps, as a ProRes stream may do. */
+ * same caps, as a ProRes stream may do; frames submitted one by one and in
+ * batches. */
 GST_START_TEST (renegotiation)
 {
   const char *seq[] = { "ks_proxy_336x200.mov", "ks_proxy_1000x562.mov", "ks_hq_66x34.mov",
     "ks_4444_336x200.mov", "ks_standard_bff_346x202.mov", "ks_proxy_336x200.mov" };
-  for (int vk = 0; vk < 2; vk++) {
-    GstHarness *h = new_decoder (nullptr, vk);
+  /* Twice per memory kind: one submission per frame, and batches. */
+  for (int run = 0; run < 4; run++) {
+    const int vk = run & 1;
+    GstHarness *h = new_decoder (run < 2 ? nullptr : vk ? "batch=2" : "batch=3 frames-in-flight=4",
+        vk);
     std::vector<std::pair<const Vector *, size_t>> sent;
     uint64_t n = 0;
     for (const char *name : seq) {
@@ -570,7 +574,8 @@ GST_END_TEST;
 GST_START_TEST (flush_and_restart)
 {
   const Vector &v = vector_named ("aw_hq_336x200.mov");
-  GstHarness *h = new_decoder ("frames-in-flight=8", true);
+  /* Batches of 4: flushes also drop frames not submitted yet. */
+  GstHarness *h = new_decoder ("frames-in-flight=8 batch=4", true);
   set_vector_caps (h, v);
   for (int round = 0; round < 3; round++) {
     for (size_t i = 0; i < v.frames.size (); i++)
@@ -762,7 +767,8 @@ GST_START_TEST (damaged_frames)
   for (int vk = 0; vk < 2; vk++) {
     for (const char *name : names) {
       const Vector &v = vector_named (name);
-      GstHarness *h = new_decoder ("frames-in-flight=3 max-errors=-1", vk);
+      GstHarness *h = new_decoder (vk ? "frames-in-flight=3 max-errors=-1 batch=2" :
+          "frames-in-flight=3 max-errors=-1", vk);
       set_vector_caps (h, v);
       std::vector<std::vector<uint8_t>> sent;
       for (int k = 0; k < 12; k++) {
