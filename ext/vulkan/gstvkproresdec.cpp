@@ -531,6 +531,9 @@ gst_vk_prores_dec_decide_allocation (GstVideoDecoder * dec, GstQuery * query)
 
 /* --------------------------------------------------------------- frames */
 
+/* Prepares a parsed frame's GPU work: output (or download) planes, the
+ * upload written; queues it as pending and submits the batch once full.
+ * On failure the frame is dropped with an error. */
 static GstFlowReturn
 submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     const guint8 * data, gsize size, const gpc::prores::Frame & parsed)
