@@ -10,6 +10,7 @@
 #include <gst/gst.h>
 
 #include "gstvkvmafmotion.h"
+#include "gstvkproresdec.h"
 #include "gstvkvvcalf.h"
 
 static gboolean
@@ -18,6 +19,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
   ret |= GST_ELEMENT_REGISTER (vkvmafmotion, plugin);
   ret |= GST_ELEMENT_REGISTER (vkvvcalf, plugin);
+  ret |= GST_ELEMENT_REGISTER (vkproresdec, plugin);
   return ret;
 }
 

@@ -1,0 +1,1206 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-vkproresdec
+ * @title: vkproresdec
+ *
+ * Decodes Apple ProRes (proxy, LT, standard, HQ, 4444, 4444 XQ; progressive
+ * and interlaced; alpha) on a Vulkan device, bit-exact with FFmpeg's
+ * software decoder. The CPU parses each frame (bounds checked) and uploads
+ * the frame with its slice records in one transfer; entropy decoding,
+ * dequantisation and the IDCT run on the GPU, one workgroup per slice.
+ *
+ * Output is `memory:VulkanBuffer` (one storage buffer per plane with a
+ * #GstVideoMeta, nothing read back) when downstream asks for it, else system
+ * memory through an internal download. Formats as FFmpeg decodes the
+ * stream: I422_10LE / Y444_10LE for the 4:2:2 profiles, Y444_12LE /
+ * I422_12LE for 4444 and 4444 XQ, A422_10LE / A444_10LE with alpha at 10
+ * bits. GStreamer 1.22 has no 12-bit format with alpha: there the alpha
+ * plane is dropped (with a warning); #GstVkProResDec:skip-alpha drops it
+ * always.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=clip.mov ! qtdemux ! vkproresdec ! videoconvert ! autovideosink
+ * gst-launch-1.0 filesrc location=clip.mov ! qtdemux ! vkproresdec ! "video/x-raw(memory:VulkanBuffer)" ! vkvmafmotion ! fakesink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvkproresdec.h"
+
+#include <gst/video/video.h>
+#include "compute/gpcvk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkcontext.h"
+#include "compute/gpcvkexec.h"
+#include "prores-frame.h"
+#include "prores-gpu-layout.h"
+#include "vkproreskernel.h"
+#include "parallelcopy.h"
+#include "vkproresoutput.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_vk_prores_dec_debug);
+#define GST_CAT_DEFAULT gst_vk_prores_dec_debug
+
+#define N_SLOTS 64
+#define MAX_FRAMES_IN_FLIGHT 32
+#define DEFAULT_FRAMES_IN_FLIGHT 4
+/* A submission that takes longer than this means a lost or hung device. */
+#define GPU_TIMEOUT_NS (10 * GST_SECOND)
+/* Bit positions in the kernel are 32-bit. */
+#define MAX_FRAME_BYTES (256u << 20)
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE_INDEX,
+  PROP_SKIP_ALPHA,
+  PROP_FRAMES_IN_FLIGHT,
+  PROP_OUTPUT_MEMORY,
+  PROP_IDCT,
+  PROP_BATCH,
+};
+
+typedef enum
+{
+  OUTPUT_MEMORY_AUTO,
+  OUTPUT_MEMORY_VULKAN,
+  OUTPUT_MEMORY_SYSTEM,
+} OutputMemory;
+
+#define GST_TYPE_VK_PRORES_DEC_OUTPUT_MEMORY (output_memory_get_type ())
+static GType
+output_memory_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {OUTPUT_MEMORY_AUTO, "memory:VulkanBuffer when downstream asks for it by "
+          "name, else system memory", "auto"},
+    {OUTPUT_MEMORY_VULKAN, "memory:VulkanBuffer whenever downstream accepts it",
+        "vulkan"},
+    {OUTPUT_MEMORY_SYSTEM, "System memory", "system"},
+    {0, NULL, NULL},
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstVkProResDecOutputMemory", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+typedef enum
+{
+  IDCT_X86,
+  IDCT_C,
+} IdctArith;
+
+#define GST_TYPE_VK_PRORES_DEC_IDCT (idct_get_type ())
+static GType
+idct_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {IDCT_X86, "FFmpeg's x86 SIMD arithmetic (Debian amd64 ffmpeg)", "x86"},
+    {IDCT_C, "FFmpeg's C arithmetic (builds without SIMD, e.g. arm64)", "c"},
+    {0, NULL, NULL},
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstVkProResDecIdct", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* What recording a frame's GPU work needs, from its upload to its
+ * submission (frames are recorded in batches, see record_batch()). */
+struct FrameJob
+{
+  gpc::prores::GpuFrameParams fp;
+  gsize frame_size, up_size;
+  GstBuffer *staging, *input;   /* the upload; input == staging when direct */
+  GstBuffer *scratch;           /* AYUV64: decoded planes before packing */
+  GstBuffer *out;               /* Vulkan output buffer (NULL for download) */
+  gpc::ProResPlanes planes, outp;
+};
+
+/* A frame the GPU works on. */
+struct PendingFrame
+{
+  GstVideoCodecFrame *frame;
+  GstVulkanFence *fence;        /* NULL until its batch is submitted */
+  guint32 slot;
+  guint32 num_slices;
+  GstBuffer *download;          /* host-visible planes (system memory output) */
+  FrameJob *job;                /* until submitted */
+};
+
+struct _GstVkProResDec
+{
+  GstVideoDecoder parent;
+
+  /* properties */
+  gboolean skip_alpha;
+  guint frames_in_flight;
+  OutputMemory output_memory;
+  IdctArith idct;
+
+  GpcVkContext vk;
+  gpc::VkExec *exec;
+  gpc::VkProResKernel *kernel;
+  gpc::VkBufferCache *device_cache;
+  gpc::VkBufferCache *staging_cache;
+  gpc::HostReadCache *download_cache;
+  gpc::ParallelCopy *copier;
+  GstMemory *status;            /* N_SLOTS x 4 words, host-visible */
+  GstMapInfo status_map;        /* mapped from start to stop */
+  guint64 submitted;
+
+  GstVideoCodecState *input_state;
+  guint32 variant_depth;
+  gpc::ProResOutConfig config;
+  gboolean have_config;
+  gboolean vulkan_output;
+  gboolean warned_alpha;
+  gboolean direct_upload;       /* GPC_PRORES_DIRECT_UPLOAD (tuning) */
+  guint batch;                  /* property: frames per submission */
+  guint unsubmitted;            /* pending frames recorded in no submission yet */
+  GstBufferPool *vk_pool;
+  guint64 frames_bad_slices;
+
+  std::deque<PendingFrame> *pending;
+};
+
+#define gst_vk_prores_dec_parent_class parent_class
+G_DEFINE_TYPE (GstVkProResDec, gst_vk_prores_dec, GST_TYPE_VIDEO_DECODER);
+GST_ELEMENT_REGISTER_DEFINE (vkproresdec, "vkproresdec", GST_RANK_NONE,
+    GST_TYPE_VK_PRORES_DEC);
+
+#define OUT_FORMATS "{ I422_10LE, Y444_10LE, I422_12LE, Y444_12LE, A422_10LE, A444_10LE, AYUV64 }"
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("video/x-prores"));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+        (GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER, OUT_FORMATS) "; "
+        GST_VIDEO_CAPS_MAKE (OUT_FORMATS)));
+
+/* A buffer handed out by our caches or our pool is free: every GPU access
+ * of its previous use has completed, since its holders release it only
+ * once their submission's fence has signalled (ours through VkExec::keep,
+ * downstream Vulkan elements likewise). Its barriers then need not wait for
+ * that work: forgetting the state keeps frames from serialising on the GPU
+ * through recycled buffers, so a frame's slices can start while the long
+ * slices of the previous frame still run. */
+static void
+forget_gpu_state (GstVulkanBufferMemory * m)
+{
+  m->barrier.parent.pipeline_stages = 0;
+  m->barrier.parent.access_flags = 0;
+}
+
+/* The state of a free buffer about to be used by (stage, access): no
+ * barrier needed before, the next user's barrier starts from here. */
+static void
+claim_gpu_state (gpc::VkExec * exec, GstVulkanBufferMemory * m,
+    VkPipelineStageFlags stage, VkAccessFlags access)
+{
+  m->barrier.parent.pipeline_stages = stage;
+  m->barrier.parent.access_flags = access;
+  m->barrier.parent.queue = exec->queue ();
+}
+
+/* ------------------------------------------------------------ completion */
+
+/* Copies the cropped planes of a finished download into the output frame. */
+static gboolean
+copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
+{
+  GstVideoCodecState *state =
+      gst_video_decoder_get_output_state (GST_VIDEO_DECODER (self));
+  if (!state)
+    return FALSE;
+  GstVideoFrame vf;
+  gboolean ok = FALSE;
+  GstMemory *hmem = gst_buffer_peek_memory (host, 0);
+  GstMapInfo map;
+  if (gst_video_frame_map (&vf, &state->info, out, GST_MAP_WRITE)) {
+    if (gst_memory_map (hmem, &map, GST_MAP_READ)) {
+      const gpc::ProResHostLayout l = gpc::prores_host_layout (self->config);
+      for (guint32 p = 0; p < self->config.n_planes; p++) {
+        guint8 *dst = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+        const gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+        const guint8 *src = map.data + l.offset[p];
+        const gsize row = self->config.row_bytes[p];
+        self->copier->copy_rows (dst, ds, src, l.stride[p],
+            (gsize) ds == l.stride[p] ? l.stride[p] : row, self->config.height);
+      }
+      gst_memory_unmap (hmem, &map);
+      ok = TRUE;
+    }
+    gst_video_frame_unmap (&vf);
+  }
+  gst_video_codec_state_unref (state);
+  return ok;
+}
+
+static void
+set_field_flags (GstVkProResDec * self, GstBuffer * out)
+{
+  if (self->config.interlace) {
+    GST_BUFFER_FLAG_SET (out, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+    if (self->config.interlace == 1)
+      GST_BUFFER_FLAG_SET (out, GST_VIDEO_BUFFER_FLAG_TFF);
+  }
+}
+
+static void
+free_job (FrameJob * job)
+{
+  if (!job)
+    return;
+  gst_clear_buffer (&job->staging);
+  gst_clear_buffer (&job->input);
+  gst_clear_buffer (&job->scratch);
+  delete job;
+}
+
+static void
+release_pending (PendingFrame & f)
+{
+  if (f.fence)
+    gst_vulkan_fence_unref (f.fence);
+  f.fence = NULL;
+  free_job (f.job);
+  f.job = NULL;
+  gst_clear_buffer (&f.download);
+}
+
+static GstFlowReturn record_batch (GstVkProResDec * self);
+
+/* Waits for the oldest frame and finishes (or drops) it. */
+static GstFlowReturn
+complete_oldest (GstVkProResDec * self)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  if (!self->pending->front ().fence) {
+    GstFlowReturn r = record_batch (self);
+    if (r != GST_FLOW_OK)
+      return r;
+  }
+  PendingFrame f = self->pending->front ();
+  self->pending->pop_front ();
+  GError *error = NULL;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (!self->exec->wait (f.fence, GPU_TIMEOUT_NS, &error)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("The Vulkan device failed while decoding"), ("%s", error->message));
+    g_clear_error (&error);
+    release_pending (f);
+    gst_video_decoder_drop_frame (dec, f.frame);
+    return GST_FLOW_ERROR;
+  }
+
+  guint32 failed = 0, first = 0, code = 0;
+  {
+    const guint32 *s = (const guint32 *) self->status_map.data + 4 * f.slot;
+    failed = s[0];
+    first = s[1];
+    code = s[2];
+  }
+  if (failed >= f.num_slices) {
+    release_pending (f);
+    GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
+        ("Could not decode a ProRes frame"),
+        ("none of its %u slices decoded (first error: status %u)", f.num_slices,
+            code), ret);
+    gst_video_decoder_drop_frame (dec, f.frame);
+    return ret;
+  }
+  if (failed) {
+    /* As FFmpeg: the frame goes out, its bad slices as they came out;
+     * flagged corrupted (dropped with discard-corrupted-frames=true). */
+    GST_VIDEO_CODEC_FRAME_FLAG_SET (f.frame, GST_VIDEO_CODEC_FRAME_FLAG_CORRUPTED);
+    self->frames_bad_slices++;
+    GST_WARNING_OBJECT (self, "frame %u: %u of %u slices failed (first: slice %u,"
+        " status %u)", f.frame->system_frame_number, failed, f.num_slices,
+        first - 1, code);
+    /* Tell the application once; the log has every frame. */
+    if (self->frames_bad_slices == 1)
+      GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Damaged ProRes frames"),
+          ("frame %u: %u of its %u slices could not be decoded (first: slice %u, "
+              "status %u); such frames are output with those slices undefined",
+              f.frame->system_frame_number, failed, f.num_slices, first - 1, code));
+  }
+  if (f.download) {
+    ret = gst_video_decoder_allocate_output_frame (dec, f.frame);
+    if (ret != GST_FLOW_OK) {
+      release_pending (f);
+      gst_video_decoder_drop_frame (dec, f.frame);
+      return ret;
+    }
+    set_field_flags (self, f.frame->output_buffer);
+  }
+  if (f.download && !copy_download (self, f.download, f.frame->output_buffer)) {
+    release_pending (f);
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read back a frame"),
+        (NULL));
+    gst_video_decoder_drop_frame (dec, f.frame);
+    return GST_FLOW_ERROR;
+  }
+  release_pending (f);
+  return gst_video_decoder_finish_frame (dec, f.frame);
+}
+
+/* Finishes every pending frame, in order. */
+static GstFlowReturn
+drain_pending (GstVkProResDec * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  while (!self->pending->empty ()) {
+    GstFlowReturn r = complete_oldest (self);
+    if (ret == GST_FLOW_OK)
+      ret = r;
+  }
+  return ret;
+}
+
+/* Drops pending frames (flush, stop): waits for the GPU, outputs nothing. */
+static void
+discard_pending (GstVkProResDec * self)
+{
+  self->unsubmitted = 0;
+  while (!self->pending->empty ()) {
+    PendingFrame f = self->pending->front ();
+    self->pending->pop_front ();
+    if (f.fence)
+      self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
+    release_pending (f);
+    gst_video_codec_frame_unref (f.frame);
+  }
+}
+
+/* ----------------------------------------------------------- negotiation */
+
+static gboolean
+peer_wants_vulkan (GstVkProResDec * self, GstCaps * vkcaps)
+{
+  if (self->output_memory == OUTPUT_MEMORY_SYSTEM)
+    return FALSE;
+  GstCaps *peer = gst_pad_peer_query_caps (GST_VIDEO_DECODER_SRC_PAD (self), NULL);
+  gboolean want = FALSE;
+  if (!peer)
+    return FALSE;
+  if (self->output_memory == OUTPUT_MEMORY_VULKAN) {
+    want = gst_caps_can_intersect (peer, vkcaps);
+  } else if (!gst_caps_is_any (peer)) {
+    /* auto: only when downstream names the feature (not through ANY). */
+    for (guint i = 0; i < gst_caps_get_size (peer) && !want; i++) {
+      GstCapsFeatures *f = gst_caps_get_features (peer, i);
+      if (f && !gst_caps_features_is_any (f)
+          && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER)) {
+        GstCaps *one = gst_caps_copy_nth (peer, i);
+        want = gst_caps_can_intersect (one, vkcaps);
+        gst_caps_unref (one);
+      }
+    }
+  }
+  gst_caps_unref (peer);
+  return want;
+}
+
+/* What the caps do not say, from the frame header (gst/prores's probe:
+ * frame rate, colour description). */
+static void
+apply_probe (GstVideoInfo * info, const gpc::prores::ProbeInfo & p)
+{
+  if (GST_VIDEO_INFO_FPS_N (info) == 0 && p.fps_n) {
+    GST_VIDEO_INFO_FPS_N (info) = (gint) p.fps_n;
+    GST_VIDEO_INFO_FPS_D (info) = (gint) p.fps_d;
+  }
+  /* 0 and 2 mean "unspecified": keep GStreamer's default for the size. */
+  if (p.matrix_coefficients && p.matrix_coefficients != 2)
+    info->colorimetry.matrix = gst_video_color_matrix_from_iso (p.matrix_coefficients);
+  if (p.color_primaries && p.color_primaries != 2)
+    info->colorimetry.primaries = gst_video_color_primaries_from_iso (p.color_primaries);
+  if (p.transfer_characteristic && p.transfer_characteristic != 2)
+    info->colorimetry.transfer = gst_video_transfer_function_from_iso (p.transfer_characteristic);
+}
+
+/* Sets the output state for a new configuration and negotiates. */
+static gboolean
+update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
+    const gpc::prores::ProbeInfo & probe)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  GstVideoCodecState *state = gst_video_decoder_set_output_state (dec, c.format,
+      c.width, c.height, self->input_state);
+  GstVideoInfo *info = &state->info;
+  if (c.interlace) {
+    GST_VIDEO_INFO_INTERLACE_MODE (info) = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
+    GST_VIDEO_INFO_FIELD_ORDER (info) = c.interlace == 1 ?
+        GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST : GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST;
+  }
+  apply_probe (info, probe);
+
+  GstCaps *caps = gst_video_info_to_caps (info);
+  GstCaps *vkcaps = gst_caps_copy (caps);
+  gst_caps_set_features (vkcaps, 0,
+      gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER, NULL));
+  self->vulkan_output = peer_wants_vulkan (self, vkcaps);
+  if (state->caps)
+    gst_caps_unref (state->caps);
+  if (self->vulkan_output) {
+    state->caps = vkcaps;
+    gst_caps_unref (caps);
+  } else {
+    state->caps = caps;
+    gst_caps_unref (vkcaps);
+  }
+  GST_INFO_OBJECT (self, "output %s %ux%u%s, %s memory",
+      gst_video_format_to_string (c.format), c.width, c.height,
+      c.interlace ? " interlaced" : "", self->vulkan_output ? "Vulkan" : "system");
+
+  if (GST_VIDEO_INFO_FPS_N (info) > 0) {
+    GstClockTime lat = gst_util_uint64_scale_int (GST_SECOND * self->frames_in_flight,
+        GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
+    gst_video_decoder_set_latency (dec, lat, lat);
+  }
+  gst_video_codec_state_unref (state);
+  self->config = c;
+  self->have_config = TRUE;
+  /* The decoder drops the old pool itself (deactivating it here could
+   * break a downstream element still using it). */
+  gst_clear_object (&self->vk_pool);
+  self->download_cache->trim ();
+  return gst_video_decoder_negotiate (dec);
+}
+
+static gboolean
+gst_vk_prores_dec_decide_allocation (GstVideoDecoder * dec, GstQuery * query)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  if (!self->vulkan_output)
+    return GST_VIDEO_DECODER_CLASS (parent_class)->decide_allocation (dec, query);
+
+  /* Our own pool: storage buffers, one per plane, padded like the kernel
+   * writes them. The layout follows from the size and format only. */
+  GstCaps *caps;
+  gst_query_parse_allocation (query, &caps, NULL);
+  GstVideoInfo info;
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  const gpc::ProResOutConfig & c = self->config;
+  gpc::ProResGpuLayout l = gpc::prores_vk_output_layout (c);
+  guint total = 0;
+  for (guint32 p = 0; p < c.n_planes; p++)
+    total += l.size[p];
+
+  GstBufferPool *pool = gpc::prores_vk_pool_new (self->vk.device, &info, l, c.n_planes);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  const guint min = self->frames_in_flight + 2;
+  gst_buffer_pool_config_set_params (config, caps, total, min, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return FALSE;
+  }
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
+  gst_query_add_allocation_pool (query, pool, total, min, 0);
+  if (self->vk_pool)
+    gst_object_unref (self->vk_pool);
+  self->vk_pool = pool;
+  return TRUE;
+}
+
+/* --------------------------------------------------------------- frames */
+
+/* Prepares a parsed frame's GPU work: output (or download) planes, the
+ * upload written; queues it as pending and submits the batch once full.
+ * On failure the frame is dropped with an error. */
+static GstFlowReturn
+submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
+    const guint8 * data, gsize size, const gpc::prores::Frame & parsed)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  GError *error = NULL;
+  const gpc::ProResOutConfig & c = self->config;
+
+  gpc::prores::GpuFrameParams fp;
+  std::vector < gpc::prores::GpuSliceDesc > slices;
+  gpc::prores::build_gpu_layout (parsed, c.depth, !c.alpha,
+      self->idct == IDCT_C ? gpc::prores::IdctFlavor::kC : gpc::prores::IdctFlavor::kX86,
+      &fp, &slices);
+
+  /* Vulkan output: the frame's buffer now (our pool has no upper limit).
+   * System memory: when the download completes, so that a downstream pool
+   * with few buffers cannot block us while we hold frames in flight. */
+  GstBuffer *out = NULL;
+  if (self->vulkan_output) {
+    GstFlowReturn ret = gst_video_decoder_allocate_output_frame (dec, frame);
+    if (ret != GST_FLOW_OK) {
+      gst_video_decoder_drop_frame (dec, frame);
+      return ret;
+    }
+    out = frame->output_buffer;
+    set_field_flags (self, out);
+  }
+
+  /* Where the planes go: the output buffer's storage buffers (padded
+   * layout), or a host-visible buffer in the cropped host layout; for
+   * AYUV64 the kernel decodes into scratch planes that are packed after. */
+  gpc::ProResPlanes outp = { };
+  gpc::ProResPlanes planes = { };
+  GstBuffer *download = NULL;
+  GstBuffer *scratch = NULL;
+  if (self->vulkan_output) {
+    gpc::ProResGpuLayout l = gpc::prores_vk_output_layout (c);
+    if (gst_buffer_n_memory (out) < c.n_planes) {
+      g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+          "output buffer has %u memories, %u planes needed",
+          gst_buffer_n_memory (out), c.n_planes);
+      goto error;
+    }
+    for (guint32 p = 0; p < c.n_planes; p++) {
+      GstMemory *m = gst_buffer_peek_memory (out, p);
+      if (!gpc::vk_is_storage_buffer (m) || gst_memory_get_sizes (m, NULL, NULL) < l.size[p]
+          || (m->offset % 4) != 0) {
+        g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+            "output plane %u is not a large enough storage buffer", p);
+        goto error;
+      }
+      outp.mem[p] = (GstVulkanBufferMemory *) m;
+      forget_gpu_state (outp.mem[p]);
+      outp.offset[p] = (guint32) (m->offset / 4);
+      outp.stride[p] = l.stride[p] / 4;
+      outp.row_words[p] = l.stride[p] / 4;
+    }
+    outp.rows = l.rows;
+  } else {
+    const gpc::ProResHostLayout l = gpc::prores_host_layout (c);
+    download = self->download_cache->acquire (l.size, &error);
+    if (!download)
+      goto error;
+    GstVulkanBufferMemory *m = gpc::vk_buffer_memory (download);
+    forget_gpu_state (m);
+    for (guint32 p = 0; p < c.n_planes; p++) {
+      outp.mem[p] = m;
+      outp.offset[p] = l.offset[p] / 4;
+      outp.stride[p] = l.stride[p] / 4;
+      outp.row_words[p] = l.stride[p] / 4;
+    }
+    outp.rows = c.height;
+  }
+  if (c.pack_ayuv64) {
+    gpc::ProResGpuLayout l = gpc::prores_gpu_layout (fp, c.decode_planes);
+    gsize total = 0;
+    for (guint32 p = 0; p < c.decode_planes; p++)
+      total += l.size[p];
+    scratch = self->device_cache->acquire (total, &error);
+    if (!scratch)
+      goto error;
+    forget_gpu_state (gpc::vk_buffer_memory (scratch));
+    gsize at = 0;
+    for (guint32 p = 0; p < c.decode_planes; p++) {
+      planes.mem[p] = gpc::vk_buffer_memory (scratch);
+      planes.offset[p] = (guint32) (at / 4);
+      planes.stride[p] = planes.row_words[p] = l.stride[p] / 4;
+      at += l.size[p];
+    }
+    planes.rows = l.rows;
+  } else {
+    planes = outp;
+  }
+
+  {
+    /* The one upload: params, slice records and the frame's bytes. */
+    const gsize up_size = gpc::VkProResKernel::upload_size (slices.size (), size);
+    GstBuffer *staging = self->staging_cache->acquire (up_size, &error);
+    /* direct-upload: the kernel reads the staging buffer over the bus
+     * instead of a device-local copy (no transfer before the dispatch). */
+    GstBuffer *input = !staging ? NULL : self->direct_upload ? gst_buffer_ref (staging) :
+        self->device_cache->acquire (up_size, &error);
+    if (!input) {
+      gst_clear_buffer (&staging);
+      goto error;
+    }
+    GstMemory *smem_raw = gst_buffer_peek_memory (staging, 0);
+    GstMapInfo map;
+    if (!gst_memory_map (smem_raw, &map, GST_MAP_WRITE)) {
+      gst_buffer_unref (staging);
+      gst_buffer_unref (input);
+      g_set_error (&error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
+          "could not map the upload buffer");
+      goto error;
+    }
+    gpc::VkProResKernel::fill_upload (map.data, fp, slices, data, size, self->copier);
+    gst_memory_unmap (smem_raw, &map);
+
+    FrameJob *job = new FrameJob ();
+    job->fp = fp;
+    job->frame_size = size;
+    job->up_size = up_size;
+    job->staging = staging;
+    job->input = input;
+    job->scratch = scratch;
+    scratch = NULL;
+    job->out = out;
+    job->planes = planes;
+    job->outp = outp;
+    const guint32 slot = (guint32) (self->submitted++ % N_SLOTS);
+    self->pending->push_back ({frame, NULL, slot, fp.num_slices, download, job});
+    self->unsubmitted++;
+    if (self->unsubmitted >= MAX (self->batch, 1u))
+      return record_batch (self);
+  }
+  return GST_FLOW_OK;
+
+error:
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+      ("Failed to submit ProRes decoding to the Vulkan device"),
+      ("%s", error ? error->message : "unknown"));
+  g_clear_error (&error);
+  gst_clear_buffer (&download);
+  gst_clear_buffer (&scratch);
+  gst_video_decoder_drop_frame (dec, frame);
+  return GST_FLOW_ERROR;
+}
+
+/* Records and submits the frames not yet submitted (the tail of the
+ * pending queue) as one command buffer: every upload copy, one barrier,
+ * every frame's dispatch back to back (nothing between them: they overlap
+ * on the GPU), one barrier to the host. They share its fence. */
+static GstFlowReturn
+record_batch (GstVkProResDec * self)
+{
+  if (self->unsubmitted == 0)
+    return GST_FLOW_OK;
+  gpc::VkExec * exec = self->exec;
+  GError *error = NULL;
+  const size_t first = self->pending->size () - self->unsubmitted;
+  const gpc::ProResOutConfig & c = self->config;
+  gboolean ok;
+
+  exec->collect ();
+  ok = exec->begin (&error);
+  const bool begun = ok;
+  bool copies = false;
+  for (size_t i = first; ok && i < self->pending->size (); i++) {
+    FrameJob *job = (*self->pending)[i].job;
+    GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (job->staging);
+    GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (job->input);
+    /* Host writes are visible to the submission that follows them, and
+     * both buffers are free (see forget_gpu_state): no barrier before. */
+    if (dmem == smem) {
+      claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT);
+      continue;
+    }
+    claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    claim_gpu_state (exec, dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferCopy region = { 0, 0, job->up_size };
+    vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
+    copies = true;
+  }
+  if (ok && copies) {
+    exec->global_barrier (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    for (size_t i = first; i < self->pending->size (); i++)
+      claim_gpu_state (exec, gpc::vk_buffer_memory ((*self->pending)[i].job->input),
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  }
+  bool downloads = false;
+  for (size_t i = first; ok && i < self->pending->size (); i++) {
+    PendingFrame & f = (*self->pending)[i];
+    FrameJob *job = f.job;
+    ok = self->kernel->record (exec, gpc::vk_buffer_memory (job->input), job->fp,
+        job->frame_size, job->planes, (GstVulkanBufferMemory *) self->status, f.slot,
+        (guint32 *) self->status_map.data, &error, false);
+    if (ok && job->scratch)
+      ok = self->kernel->record_pack_ayuv64 (exec, job->planes, job->outp.mem[0],
+          job->outp.offset[0], job->outp.stride[0], c.width, c.height, &error);
+    exec->keep (GST_MINI_OBJECT_CAST (job->staging));
+    exec->keep (GST_MINI_OBJECT_CAST (job->input));
+    if (job->scratch)
+      exec->keep (GST_MINI_OBJECT_CAST (job->scratch));
+    if (f.download) {
+      exec->keep (GST_MINI_OBJECT_CAST (f.download));
+      downloads = true;
+    } else {
+      exec->keep (GST_MINI_OBJECT_CAST (job->out));
+    }
+  }
+  if (ok) {
+    /* Status slots and downloads to the host, once for the batch. */
+    exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    claim_gpu_state (exec, (GstVulkanBufferMemory *) self->status, VK_PIPELINE_STAGE_HOST_BIT,
+        VK_ACCESS_HOST_READ_BIT);
+    for (size_t i = first; downloads && i < self->pending->size (); i++)
+      if ((*self->pending)[i].download)
+        claim_gpu_state (exec, gpc::vk_buffer_memory ((*self->pending)[i].download),
+            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  }
+  GstVulkanFence *fence = NULL;
+  if (begun)
+    fence = exec->submit (ok ? &error : NULL);
+  if (!ok || !fence) {
+    if (fence)
+      gst_vulkan_fence_unref (fence);
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Failed to submit ProRes decoding to the Vulkan device"),
+        ("%s", error ? error->message : "unknown"));
+    g_clear_error (&error);
+    while (self->unsubmitted > 0) {
+      PendingFrame f = self->pending->back ();
+      self->pending->pop_back ();
+      self->unsubmitted--;
+      release_pending (f);
+      gst_video_decoder_drop_frame (GST_VIDEO_DECODER (self), f.frame);
+    }
+    return GST_FLOW_ERROR;
+  }
+  for (size_t i = first; i < self->pending->size (); i++) {
+    PendingFrame & f = (*self->pending)[i];
+    f.fence = gst_vulkan_fence_ref (fence);
+    free_job (f.job);
+    f.job = NULL;
+  }
+  gst_vulkan_fence_unref (fence);
+  self->unsubmitted = 0;
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_vk_prores_dec_handle_frame (GstVideoDecoder * dec, GstVideoCodecFrame * frame)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstMapInfo map;
+
+  if (!gst_buffer_map (frame->input_buffer, &map, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not map the input"), (NULL));
+    gst_video_decoder_drop_frame (dec, frame);
+    return GST_FLOW_ERROR;
+  }
+
+  gpc::prores::Frame parsed;
+  std::string err;
+  gpc::prores::Status s = map.size > MAX_FRAME_BYTES ?
+      gpc::prores::Status::kUnsupported :
+      gpc::prores::parse_frame (map.data, map.size, &parsed, &err);
+  if (s != gpc::prores::Status::kOk) {
+    gst_buffer_unmap (frame->input_buffer, &map);
+    if (map.size > MAX_FRAME_BYTES)
+      err = "frame larger than 256 MiB";
+    /* Keep the output in order: finish what precedes this frame first. */
+    ret = drain_pending (self);
+    GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE, ("Invalid ProRes frame"),
+        ("%s: %s", gpc::prores::status_name (s), err.c_str ()), ret);
+    gst_video_decoder_drop_frame (dec, frame);
+    return ret;
+  }
+
+  bool dropped = false;
+  gpc::ProResOutConfig c = gpc::prores_out_config (parsed.header,
+      self->variant_depth, self->skip_alpha, &dropped);
+  if (dropped && !self->warned_alpha) {
+    self->warned_alpha = TRUE;
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("Alpha channel dropped"),
+        ("GStreamer 1.22 has no 12-bit video format with alpha"));
+  }
+  if (!self->have_config || c != self->config
+      || gst_pad_check_reconfigure (GST_VIDEO_DECODER_SRC_PAD (dec))) {
+    /* Frames decoded for the old format go out with the old caps. */
+    ret = drain_pending (self);
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unmap (frame->input_buffer, &map);
+      gst_video_decoder_drop_frame (dec, frame);
+      return ret;
+    }
+    gpc::prores::ProbeInfo probe = { };
+    gpc::prores::probe (map.data, map.size, &probe, NULL);
+    if (!update_output_state (self, c, probe)) {
+      gst_buffer_unmap (frame->input_buffer, &map);
+      gst_video_decoder_drop_frame (dec, frame);
+      /* Flushing pads fail negotiation too: not an error then. */
+      if (GST_PAD_IS_FLUSHING (GST_VIDEO_DECODER_SRC_PAD (dec)))
+        return GST_FLOW_FLUSHING;
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+          ("downstream does not accept %s %ux%u",
+              gst_video_format_to_string (c.format), c.width, c.height));
+      return GST_FLOW_NOT_NEGOTIATED;
+    }
+  }
+
+  ret = submit_frame (self, frame, map.data, map.size, parsed);
+  gst_buffer_unmap (frame->input_buffer, &map);
+  if (ret != GST_FLOW_OK)
+    return ret;
+
+  /* Never wait for a frame just submitted unless the window is full
+   * (complete_oldest submits a batch still open). */
+  while (!self->pending->empty () && ret == GST_FLOW_OK) {
+    PendingFrame & oldest = self->pending->front ();
+    if (self->pending->size () <= self->frames_in_flight
+        && (!oldest.fence || !gst_vulkan_fence_is_signaled (oldest.fence)))
+      break;
+    ret = complete_oldest (self);
+  }
+  return ret;
+}
+
+static GstFlowReturn
+gst_vk_prores_dec_finish (GstVideoDecoder * dec)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  GstFlowReturn ret = drain_pending (self);
+  /* At EOS the base class does not report what pushing our last frames
+   * returned: a caps downstream refused would go unnoticed. */
+  if (ret == GST_FLOW_NOT_NEGOTIATED)
+    GST_ELEMENT_FLOW_ERROR (self, ret);
+  return ret;
+}
+
+static GstFlowReturn
+gst_vk_prores_dec_drain (GstVideoDecoder * dec)
+{
+  return drain_pending (GST_VK_PRORES_DEC (dec));
+}
+
+static gboolean
+gst_vk_prores_dec_flush (GstVideoDecoder * dec)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  if (self->exec)
+    discard_pending (self);
+  return TRUE;
+}
+
+static gboolean
+gst_vk_prores_dec_set_format (GstVideoDecoder * dec, GstVideoCodecState * state)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  GstStructure *s = gst_caps_get_structure (state->caps, 0);
+  /* qtdemux says "variant", matroskademux "format" (same names); the
+   * latter writes "standard" for FourCCs it does not know (4444 XQ among
+   * them): there, let the chroma format decide as for unknown streams. */
+  const gchar *variant = gst_structure_get_string (s, "variant");
+  guint32 depth = gpc::prores::bit_depth_for_variant (variant);
+  if (!variant) {
+    const gchar *format = gst_structure_get_string (s, "format");
+    if (format && strcmp (format, "standard") != 0)
+      depth = gpc::prores::bit_depth_for_variant (format);
+  }
+  GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
+  if (self->input_state)
+    gst_video_codec_state_unref (self->input_state);
+  self->input_state = gst_video_codec_state_ref (state);
+  if (depth != self->variant_depth) {
+    /* The output format follows from the first frame under these caps. */
+    self->variant_depth = depth;
+    self->have_config = FALSE;
+  }
+  /* The caps carry no frame header: the format is known (and negotiated)
+   * when the first frame is parsed, which is then decoded right away. */
+  return TRUE;
+}
+
+/* -------------------------------------------------------------- queries */
+
+static gboolean
+gst_vk_prores_dec_src_query (GstVideoDecoder * dec, GstQuery * query)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
+      && gpc_vk_context_handle_query (GST_ELEMENT (self), &self->vk, query))
+    return TRUE;
+  return GST_VIDEO_DECODER_CLASS (parent_class)->src_query (dec, query);
+}
+
+static gboolean
+gst_vk_prores_dec_sink_query (GstVideoDecoder * dec, GstQuery * query)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
+      && gpc_vk_context_handle_query (GST_ELEMENT (self), &self->vk, query))
+    return TRUE;
+  return GST_VIDEO_DECODER_CLASS (parent_class)->sink_query (dec, query);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+static gboolean
+gst_vk_prores_dec_start (GstVideoDecoder * dec)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  GError *error = NULL;
+
+  if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
+    return FALSE;
+  self->exec = gpc::VkExec::create (self->vk.queue, &error);
+  if (self->exec)
+    self->kernel = gpc::VkProResKernel::create (self->vk.device, &error);
+  if (self->kernel)
+    self->status = gpc::vk_storage_alloc (self->vk.device, N_SLOTS * 16, true, &error);
+  if (self->status && !gst_memory_map (self->status, &self->status_map,
+          (GstMapFlags) (GST_MAP_READ | GST_MAP_WRITE))) {
+    g_set_error (&error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "could not map the status buffer");
+    gst_memory_unref (self->status);
+    self->status = nullptr;
+  }
+  if (!self->status) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Failed to set up ProRes decoding on the Vulkan device"),
+        ("%s", error ? error->message : "unknown"));
+    g_clear_error (&error);
+    delete self->kernel;
+    self->kernel = nullptr;
+    delete self->exec;
+    self->exec = nullptr;
+    return FALSE;
+  }
+  self->device_cache = new gpc::VkBufferCache (self->vk.device, false);
+  self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
+  self->download_cache = new gpc::HostReadCache (self->vk.device);
+  if (!self->copier)
+    self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
+  self->submitted = 0;
+  self->direct_upload = g_getenv ("GPC_PRORES_DIRECT_UPLOAD") != NULL &&
+      atoi (g_getenv ("GPC_PRORES_DIRECT_UPLOAD")) != 0;
+  self->have_config = FALSE;
+  self->warned_alpha = FALSE;
+  self->frames_bad_slices = 0;
+  return TRUE;
+}
+
+static gboolean
+gst_vk_prores_dec_stop (GstVideoDecoder * dec)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+
+  if (self->exec) {
+    discard_pending (self);
+    self->exec->wait_idle ();
+  }
+  if (self->vk_pool) {
+    gst_buffer_pool_set_active (self->vk_pool, FALSE);
+    gst_clear_object (&self->vk_pool);
+  }
+  delete self->device_cache;
+  self->device_cache = nullptr;
+  delete self->staging_cache;
+  self->staging_cache = nullptr;
+  delete self->download_cache;
+  self->download_cache = nullptr;
+  if (self->status) {
+    gst_memory_unmap (self->status, &self->status_map);
+    gst_memory_unref (self->status);
+  }
+  self->status = nullptr;
+  delete self->exec;
+  self->exec = nullptr;
+  delete self->kernel;
+  self->kernel = nullptr;
+  if (self->input_state)
+    gst_video_codec_state_unref (self->input_state);
+  self->input_state = NULL;
+  self->have_config = FALSE;
+  self->variant_depth = 0;
+  return TRUE;
+}
+
+static void
+gst_vk_prores_dec_set_context (GstElement * element, GstContext * context)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (element);
+  gpc_vk_context_set_context (element, &self->vk, context);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static GstStateChangeReturn
+gst_vk_prores_dec_change_state (GstElement * element, GstStateChange transition)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (element);
+  GstStateChangeReturn ret =
+      GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    gpc_vk_context_clear (&self->vk);
+  return ret;
+}
+
+static void
+gst_vk_prores_dec_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DEVICE_INDEX:
+      self->vk.device_index = g_value_get_int (value);
+      break;
+    case PROP_SKIP_ALPHA:
+      self->skip_alpha = g_value_get_boolean (value);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->frames_in_flight = g_value_get_uint (value);
+      break;
+    case PROP_OUTPUT_MEMORY:
+      self->output_memory = (OutputMemory) g_value_get_enum (value);
+      break;
+    case PROP_IDCT:
+      self->idct = (IdctArith) g_value_get_enum (value);
+      break;
+    case PROP_BATCH:
+      self->batch = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_vk_prores_dec_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DEVICE_INDEX:
+      g_value_set_int (value, self->vk.device_index);
+      break;
+    case PROP_SKIP_ALPHA:
+      g_value_set_boolean (value, self->skip_alpha);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->frames_in_flight);
+      break;
+    case PROP_OUTPUT_MEMORY:
+      g_value_set_enum (value, self->output_memory);
+      break;
+    case PROP_IDCT:
+      g_value_set_enum (value, self->idct);
+      break;
+    case PROP_BATCH:
+      g_value_set_uint (value, self->batch);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_vk_prores_dec_finalize (GObject * object)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (object);
+  delete self->pending;
+  delete self->copier;
+  gpc_vk_context_clear (&self->vk);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_vk_prores_dec_init (GstVkProResDec * self)
+{
+  gpc_vk_context_init (&self->vk);
+  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  self->output_memory = OUTPUT_MEMORY_AUTO;
+  self->idct = IDCT_X86;
+  self->batch = 1;
+  self->pending = new std::deque < PendingFrame > ();
+  new (&self->config) gpc::ProResOutConfig ();
+  gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
+  gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
+}
+
+static void
+gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstVideoDecoderClass *dec_class = GST_VIDEO_DECODER_CLASS (klass);
+  const GParamFlags rw = (GParamFlags) (G_PARAM_READWRITE |
+      G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
+
+  GST_DEBUG_CATEGORY_INIT (gst_vk_prores_dec_debug, "vkproresdec", 0,
+      "ProRes decoder on Vulkan");
+
+  gobject_class->set_property = gst_vk_prores_dec_set_property;
+  gobject_class->get_property = gst_vk_prores_dec_get_property;
+  gobject_class->finalize = gst_vk_prores_dec_finalize;
+
+  gpc_vk_context_install_properties (gobject_class, PROP_DEVICE_INDEX);
+  g_object_class_install_property (gobject_class, PROP_SKIP_ALPHA,
+      g_param_spec_boolean ("skip-alpha", "Skip alpha",
+          "Do not decode the alpha channel (output without alpha)", FALSE, rw));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Frames the GPU may decode while later ones arrive; each adds one "
+          "frame of latency (0: wait for every frame)", 0, MAX_FRAMES_IN_FLIGHT,
+          DEFAULT_FRAMES_IN_FLIGHT, rw));
+  g_object_class_install_property (gobject_class, PROP_OUTPUT_MEMORY,
+      g_param_spec_enum ("output-memory", "Output memory",
+          "Where decoded frames go", GST_TYPE_VK_PRORES_DEC_OUTPUT_MEMORY,
+          OUTPUT_MEMORY_AUTO, rw));
+  g_object_class_install_property (gobject_class, PROP_IDCT,
+      g_param_spec_enum ("idct", "IDCT arithmetic",
+          "Which of FFmpeg's 10-bit IDCT arithmetics to reproduce (they differ "
+          "only on crafted streams)", GST_TYPE_VK_PRORES_DEC_IDCT, IDCT_X86, rw));
+  g_object_class_install_property (gobject_class, PROP_BATCH,
+      g_param_spec_uint ("batch", "Batch",
+          "Frames recorded and submitted together: their decoding overlaps on "
+          "the GPU even where the driver drains the queue at every barrier; a "
+          "batch goes out when full or when its oldest frame is due (at most "
+          "frames-in-flight + 1 frames)", 1, MAX_FRAMES_IN_FLIGHT, 1, rw));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Vulkan ProRes decoder", "Codec/Decoder/Video/Hardware",
+      "Decodes Apple ProRes on a Vulkan device (compute shaders), bit-exact "
+      "with FFmpeg's software decoder", "gst-gpucodecs developers");
+
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_set_context);
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_vk_prores_dec_change_state);
+
+  dec_class->start = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_start);
+  dec_class->stop = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_stop);
+  dec_class->set_format = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_set_format);
+  dec_class->handle_frame = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_handle_frame);
+  dec_class->finish = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_finish);
+  dec_class->drain = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_drain);
+  dec_class->flush = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_flush);
+  dec_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_vk_prores_dec_decide_allocation);
+  dec_class->src_query = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_src_query);
+  dec_class->sink_query = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_sink_query);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_VK_PRORES_DEC_OUTPUT_MEMORY,
+      (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VK_PRORES_DEC_IDCT, (GstPluginAPIFlags) 0);
+}

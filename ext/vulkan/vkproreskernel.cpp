@@ -1,0 +1,236 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "vkproreskernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+
+#include "prores_decode.spv.h"
+#include "prores_pack_ayuv64.spv.h"
+
+namespace gpc {
+
+using prores::GpuFrameParams;
+using prores::GpuSliceDesc;
+
+static_assert (sizeof (GpuFrameParams) <= 192, "GpuFrameParams must fit before the slices");
+static_assert (sizeof (GpuSliceDesc) == 16, "GpuSliceDesc is 4 words");
+
+/* Push constants, in the shader's order. */
+struct ProResPush {
+  uint32_t data_word, data_bytes, num_slices, groups_x, status_slot, rows;
+  uint32_t plane_off[4], plane_stride[4], plane_words[4];
+};
+
+static const size_t kSliceDescOffset = 192; /* SLICE_DESC_WORD * 4 in the shader */
+static const size_t kTailPadding = 16;      /* zeros the bit reader may peek into */
+
+size_t VkProResKernel::data_offset (size_t n_slices)
+{
+  return kSliceDescOffset + n_slices * sizeof (GpuSliceDesc);
+}
+
+size_t VkProResKernel::upload_size (size_t n_slices, size_t frame_size)
+{
+  return data_offset (n_slices) + ((frame_size + 3) & ~(size_t) 3) + kTailPadding;
+}
+
+void VkProResKernel::fill_upload (uint8_t *dst, const GpuFrameParams &fp,
+    const std::vector<GpuSliceDesc> &slices, const uint8_t *frame, size_t frame_size,
+    ParallelCopy *copier)
+{
+  memset (dst, 0, kSliceDescOffset);
+  memcpy (dst, &fp, sizeof fp);
+  memcpy (dst + kSliceDescOffset, slices.data (), slices.size () * sizeof (GpuSliceDesc));
+  uint8_t *d = dst + data_offset (slices.size ());
+  if (copier)
+    copier->copy (d, frame, frame_size);
+  else
+    memcpy (d, frame, frame_size);
+  memset (d + frame_size, 0, upload_size (slices.size (), frame_size) -
+      data_offset (slices.size ()) - frame_size);
+}
+
+VkProResKernel *VkProResKernel::create (GstVulkanDevice *device, GError **error)
+{
+  VkProResKernel *k = new VkProResKernel ();
+  k->device_ = (GstVulkanDevice *) gst_object_ref (device);
+  k->max_groups_x_ = std::min<uint32_t> (65535,
+      device->physical_device->properties.limits.maxComputeWorkGroupCount[0]);
+  /* Tuning aids for benchmarks (see docs/prores-gpu.md): the workgroup
+   * size and where the three entropy decoders of a slice run. */
+  const VkPhysicalDeviceLimits &lim = device->physical_device->properties.limits;
+  if (const char *env = g_getenv ("GPC_PRORES_WG")) {
+    uint32_t wg = (uint32_t) atoi (env);
+    if ((wg == 64 || wg == 128 || wg == 256) && wg <= lim.maxComputeWorkGroupSize[0] &&
+        wg <= lim.maxComputeWorkGroupInvocations)
+      k->wg_ = wg;
+  }
+  if (const char *env = g_getenv ("GPC_PRORES_SPREAD"))
+    k->spread_ = atoi (env) ? 1 : 0;
+  if (k->spread_ && k->wg_ < 128)
+    k->wg_ = 128;
+  /* The 10-bit pipeline now, so that a device that cannot run it fails at start. */
+  if (!k->pipeline_for (10, true, false, error)) {
+    delete k;
+    return nullptr;
+  }
+  return k;
+}
+
+VkProResKernel::~VkProResKernel ()
+{
+  for (auto &it : kernels_)
+    delete it.second;
+  delete pack_;
+  if (device_)
+    gst_object_unref (device_);
+}
+
+VkKernel *VkProResKernel::pipeline_for (uint32_t depth, bool x86, bool c444, GError **error)
+{
+  const uint32_t d12 = depth == 12, fx86 = x86 && depth == 10, f444 = c444;
+  const uint32_t key = f444 * 4 + d12 * 2 + fx86;
+  auto it = kernels_.find (key);
+  if (it != kernels_.end ())
+    return it->second;
+  VkKernel::Spec spec = { prores_decode_spv, sizeof (prores_decode_spv), 6,
+    sizeof (ProResPush), { d12, fx86, wg_, spread_, f444 } };
+  VkKernel *k = VkKernel::create (device_, spec, error);
+  if (k)
+    kernels_[key] = k;
+  return k;
+}
+
+bool VkProResKernel::dispatch (VkExec *exec, GstVulkanBufferMemory *input,
+    const GpuFrameParams &fp, size_t frame_size, const ProResPlanes &out,
+    GstVulkanBufferMemory *status, uint32_t slot, GError **error)
+{
+  ProResPush pc = {};
+  pc.data_word = (uint32_t) (data_offset (fp.num_slices) / 4);
+  pc.data_bytes = (uint32_t) frame_size;
+  pc.num_slices = fp.num_slices;
+  pc.groups_x = std::max<uint32_t> (1, std::min (fp.num_slices, max_groups_x_));
+  pc.status_slot = slot;
+  pc.rows = out.rows;
+  for (int p = 0; p < 4; p++) {
+    pc.plane_off[p] = out.offset[p];
+    pc.plane_stride[p] = out.stride[p];
+    pc.plane_words[p] = out.mem[p] ? out.row_words[p] : 0;
+  }
+  VkDescriptorBufferInfo bufs[6] = {
+    { input->buffer, 0, VK_WHOLE_SIZE },
+    { out.mem[0]->buffer, 0, VK_WHOLE_SIZE },
+    { out.mem[1]->buffer, 0, VK_WHOLE_SIZE },
+    { out.mem[2]->buffer, 0, VK_WHOLE_SIZE },
+    /* Without alpha the binding still needs a buffer: Y, never written. */
+    { (out.mem[3] ? out.mem[3] : out.mem[0])->buffer, 0, VK_WHOLE_SIZE },
+    { status->buffer, 0, VK_WHOLE_SIZE },
+  };
+  VkKernel *k = pipeline_for (fp.bit_depth, fp.idct_x86 != 0, fp.chroma_444 != 0, error);
+  if (!k)
+    return false;
+  const uint32_t gy = (fp.num_slices + pc.groups_x - 1) / pc.groups_x;
+  return exec->dispatch (k, bufs, 6, &pc, sizeof pc, pc.groups_x, std::max<uint32_t> (gy, 1), 1,
+      error);
+}
+
+/* Makes `m` ready for (stage, access): a barrier only where an earlier
+ * access must be waited for. A state of 0 means nothing pending (fresh, or
+ * recycled after its users' fences: see gstvkproresdec.cpp), and reads
+ * after reads in the same stage need none either. Skipping empty barriers
+ * matters on drivers that drain the queue at every barrier: consecutive
+ * frames can then overlap on the GPU. */
+static void
+prepare (VkExec *exec, GstVulkanBufferMemory *m, VkPipelineStageFlags stage, VkAccessFlags access)
+{
+  const VkAccessFlags writes = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+      VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  GstVulkanBarrierMemoryInfo &b = m->barrier.parent;
+  const bool nothing_pending = b.pipeline_stages == 0;
+  const bool read_after_read = b.pipeline_stages == stage && !(b.access_flags & writes) &&
+      !(access & writes);
+  if (nothing_pending || read_after_read) {
+    b.pipeline_stages = stage;
+    b.access_flags = access;
+    b.queue = exec->queue ();
+    return;
+  }
+  exec->barrier (m, stage, access);
+}
+
+bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
+    const GpuFrameParams &fp, size_t frame_size, const ProResPlanes &out,
+    GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error,
+    bool host_barrier)
+{
+  if (status_host) {
+    /* Host writes before the submission are visible to it: no transfer,
+     * no barrier. The slot's previous frame has completed. */
+    memset (status_host + 4 * slot, 0, 16);
+    GstVulkanBarrierMemoryInfo &b = status->barrier.parent;
+    b.pipeline_stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    b.access_flags = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    b.queue = exec->queue ();
+  } else {
+    exec->barrier (status, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    vkCmdFillBuffer (exec->cmd (), status->buffer, (VkDeviceSize) slot * 16, 16, 0);
+    exec->barrier (status, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  }
+  prepare (exec, input, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  for (int p = 0; p < 4; p++) {
+    if (!out.mem[p])
+      continue;
+    bool seen = false;
+    for (int q = 0; q < p; q++)
+      seen |= out.mem[q] == out.mem[p];
+    if (!seen)
+      prepare (exec, out.mem[p], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+  }
+  if (!dispatch (exec, input, fp, frame_size, out, status, slot, error))
+    return false;
+  if (host_barrier)
+    exec->barrier (status, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  return true;
+}
+
+struct PackPush {
+  uint32_t plane_off[4], plane_stride[4];
+  uint32_t out_off, out_stride, width, height;
+};
+
+bool VkProResKernel::record_pack_ayuv64 (VkExec *exec, const ProResPlanes &planes,
+    GstVulkanBufferMemory *out, uint32_t out_offset, uint32_t out_stride, uint32_t width,
+    uint32_t height, GError **error)
+{
+  if (!pack_) {
+    VkKernel::Spec spec = { prores_pack_ayuv64_spv, sizeof (prores_pack_ayuv64_spv), 2,
+      sizeof (PackPush), {} };
+    pack_ = VkKernel::create (device_, spec, error);
+    if (!pack_)
+      return false;
+  }
+  PackPush pc = {};
+  for (int p = 0; p < 4; p++) {
+    pc.plane_off[p] = planes.offset[p];
+    pc.plane_stride[p] = planes.stride[p];
+  }
+  pc.out_off = out_offset;
+  pc.out_stride = out_stride;
+  pc.width = width;
+  pc.height = height;
+  exec->barrier (planes.mem[0], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  exec->barrier (out, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+  VkDescriptorBufferInfo bufs[2] = {
+    { planes.mem[0]->buffer, 0, VK_WHOLE_SIZE },
+    { out->buffer, 0, VK_WHOLE_SIZE },
+  };
+  return exec->dispatch (pack_, bufs, 2, &pc, sizeof pc, (width + 63) / 64, (height + 3) / 4, 1,
+      error);
+}
+
+} // namespace gpc

@@ -1,0 +1,212 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "vkproresoutput.h"
+
+#include "compute/gpcvkbuffer.h"
+
+namespace gpc {
+
+ProResOutConfig prores_out_config (const prores::FrameHeader &h, uint32_t variant_depth,
+    bool skip_alpha, bool *alpha_dropped)
+{
+  ProResOutConfig c;
+  c.width = h.width;
+  c.height = h.height;
+  c.chroma_444 = h.is_444 ();
+  c.depth = variant_depth ? variant_depth : (c.chroma_444 ? 12 : 10);
+  c.interlace = h.interlace_code == 0 ? 0 : h.interlace_code == 1 ? 1 : 2;
+  c.alpha = h.alpha_bits () != 0 && !skip_alpha;
+  *alpha_dropped = false;
+  if (c.alpha && c.depth == 12 && !c.chroma_444) {
+    c.alpha = false;
+    *alpha_dropped = true;
+  }
+  c.pack_ayuv64 = c.alpha && c.depth == 12;
+  if (c.pack_ayuv64)
+    c.format = GST_VIDEO_FORMAT_AYUV64;
+  else if (c.alpha)
+    c.format = c.chroma_444 ? GST_VIDEO_FORMAT_A444_10LE : GST_VIDEO_FORMAT_A422_10LE;
+  else if (c.depth == 12)
+    c.format = c.chroma_444 ? GST_VIDEO_FORMAT_Y444_12LE : GST_VIDEO_FORMAT_I422_12LE;
+  else
+    c.format = c.chroma_444 ? GST_VIDEO_FORMAT_Y444_10LE : GST_VIDEO_FORMAT_I422_10LE;
+  c.decode_planes = c.alpha ? 4 : 3;
+  c.n_planes = c.pack_ayuv64 ? 1 : c.decode_planes;
+  for (uint32_t p = 0; p < c.n_planes; p++)
+    c.row_bytes[p] = c.pack_ayuv64 ? c.width * 8 :
+        ((p == 1 || p == 2) && !c.chroma_444 ? (c.width + 1) / 2 : c.width) * 2;
+  return c;
+}
+
+ProResHostLayout prores_host_layout (const ProResOutConfig &c)
+{
+  ProResHostLayout l = {};
+  size_t off = 0;
+  for (uint32_t p = 0; p < c.n_planes; p++) {
+    l.offset[p] = (uint32_t) off;
+    l.stride[p] = (c.row_bytes[p] + 3) & ~3u;
+    off += (size_t) l.stride[p] * c.height;
+  }
+  l.size = off;
+  return l;
+}
+
+ProResGpuLayout prores_gpu_layout (const prores::GpuFrameParams &fp, uint32_t n_planes)
+{
+  ProResGpuLayout l = {};
+  l.rows = fp.padded_height;
+  for (uint32_t p = 0; p < n_planes; p++) {
+    /* Alpha shares the luma geometry even when the params skip it. */
+    const uint32_t samples = p == 3 ? fp.plane_stride[0] : fp.plane_stride[p];
+    l.stride[p] = samples * 2;
+    l.size[p] = l.stride[p] * l.rows;
+  }
+  return l;
+}
+
+ProResGpuLayout prores_vk_output_layout (const ProResOutConfig &c)
+{
+  if (c.pack_ayuv64) {
+    ProResGpuLayout l = {};
+    l.rows = c.height;
+    l.stride[0] = c.width * 8;
+    l.size[0] = l.stride[0] * c.height;
+    return l;
+  }
+  prores::GpuFrameParams fp = {};
+  fp.mb_width = (c.width + 15) / 16;
+  fp.chroma_444 = c.chroma_444;
+  fp.picture_mb_height = c.interlace ? (c.height + 31) / 32 : (c.height + 15) / 16;
+  fp.padded_height = fp.picture_mb_height * 16 * (c.interlace ? 2 : 1);
+  fp.plane_stride[0] = fp.mb_width * 16;
+  fp.plane_stride[1] = fp.plane_stride[2] = c.chroma_444 ? fp.mb_width * 16 : fp.mb_width * 8;
+  fp.plane_stride[3] = fp.mb_width * 16;
+  return prores_gpu_layout (fp, c.decode_planes);
+}
+
+/* ----------------------------------------------------------- buffer pool */
+
+struct ProResVkPool {
+  GstBufferPool parent;
+  GstVulkanDevice *device;
+  GstVideoInfo info;
+  ProResGpuLayout layout;
+  uint32_t n_planes;
+};
+struct ProResVkPoolClass {
+  GstBufferPoolClass parent_class;
+};
+
+GType prores_vk_pool_get_type (void);
+G_DEFINE_TYPE (ProResVkPool, prores_vk_pool, GST_TYPE_BUFFER_POOL);
+
+static GstFlowReturn
+prores_vk_pool_alloc (GstBufferPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *)
+{
+  ProResVkPool *self = (ProResVkPool *) pool;
+  GstBuffer *buf = gst_buffer_new ();
+  gsize offset[GST_VIDEO_MAX_PLANES] = {};
+  gint stride[GST_VIDEO_MAX_PLANES] = {};
+  gsize at = 0;
+  for (uint32_t p = 0; p < self->n_planes; p++) {
+    GError *error = nullptr;
+    GstMemory *mem = vk_storage_alloc (self->device, self->layout.size[p], false, &error);
+    if (!mem) {
+      GST_ERROR_OBJECT (pool, "%s", error->message);
+      g_clear_error (&error);
+      gst_buffer_unref (buf);
+      return GST_FLOW_ERROR;
+    }
+    gst_buffer_append_memory (buf, mem);
+    offset[p] = at;
+    stride[p] = (gint) self->layout.stride[p];
+    at += self->layout.size[p];
+  }
+  GstVideoMeta *meta = gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (&self->info), GST_VIDEO_INFO_WIDTH (&self->info),
+      GST_VIDEO_INFO_HEIGHT (&self->info), self->n_planes, offset, stride);
+  meta->meta.flags = (GstMetaFlags) (meta->meta.flags | GST_META_FLAG_POOLED);
+  *buffer = buf;
+  return GST_FLOW_OK;
+}
+
+static void
+prores_vk_pool_finalize (GObject *object)
+{
+  ProResVkPool *self = (ProResVkPool *) object;
+  gst_clear_object (&self->device);
+  G_OBJECT_CLASS (prores_vk_pool_parent_class)->finalize (object);
+}
+
+static void
+prores_vk_pool_class_init (ProResVkPoolClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = prores_vk_pool_finalize;
+  GST_BUFFER_POOL_CLASS (klass)->alloc_buffer = prores_vk_pool_alloc;
+}
+
+static void
+prores_vk_pool_init (ProResVkPool *)
+{
+}
+
+GstBufferPool *prores_vk_pool_new (GstVulkanDevice *device, const GstVideoInfo *info,
+    const ProResGpuLayout &layout, uint32_t n_planes)
+{
+  ProResVkPool *self = (ProResVkPool *) g_object_new (prores_vk_pool_get_type (), nullptr);
+  gst_object_ref_sink (self);
+  self->device = (GstVulkanDevice *) gst_object_ref (device);
+  self->info = *info;
+  self->layout = layout;
+  self->n_planes = n_planes;
+  return GST_BUFFER_POOL_CAST (self);
+}
+
+/* ------------------------------------------------------ host read cache */
+
+HostReadCache::HostReadCache (GstVulkanDevice *device)
+    : device_ ((GstVulkanDevice *) gst_object_ref (device))
+{
+}
+
+HostReadCache::~HostReadCache ()
+{
+  for (GstBuffer *b : all_)
+    gst_buffer_unref (b);
+  gst_object_unref (device_);
+}
+
+GstBuffer *HostReadCache::acquire (gsize size, GError **error)
+{
+  std::lock_guard<std::mutex> g (lock_);
+  for (GstBuffer *b : all_)
+    if (GST_MINI_OBJECT_REFCOUNT_VALUE (b) == 1 && gst_buffer_get_size (b) >= size)
+      return gst_buffer_ref (b);
+  GstMemory *mem = gst_vulkan_buffer_memory_alloc (device_, size, kStorageUsage,
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  if (!mem)
+    mem = vk_storage_alloc (device_, size, true, error);
+  if (!mem)
+    return nullptr;
+  GstBuffer *b = gst_buffer_new ();
+  gst_buffer_append_memory (b, mem);
+  all_.push_back (b);
+  return gst_buffer_ref (b);
+}
+
+void HostReadCache::trim ()
+{
+  std::lock_guard<std::mutex> g (lock_);
+  std::vector<GstBuffer *> keep;
+  for (GstBuffer *b : all_) {
+    if (GST_MINI_OBJECT_REFCOUNT_VALUE (b) == 1)
+      gst_buffer_unref (b);
+    else
+      keep.push_back (b);
+  }
+  all_.swap (keep);
+}
+
+} // namespace gpc

@@ -1,0 +1,93 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * What vkproresdec outputs for a ProRes frame: the GStreamer format chosen
+ * as FFmpeg decodes the stream, the GPU plane layout (padded to whole
+ * macroblocks, one Vulkan buffer per plane) and the packed host layout
+ * used when downloading to system memory. Also the buffer pool of the
+ * memory:VulkanBuffer output.
+ */
+#pragma once
+
+#include <gst/video/video.h>
+#include "compute/gpcvk.h"
+
+#include <mutex>
+#include <vector>
+
+#include "prores-frame.h"
+#include "prores-gpu-layout.h"
+
+namespace gpc {
+
+struct ProResOutConfig {
+  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
+  uint32_t width = 0, height = 0;
+  uint32_t depth = 0;         /* 10 or 12 */
+  bool chroma_444 = false;
+  bool alpha = false;         /* an alpha plane is decoded and output */
+  bool pack_ayuv64 = false;   /* 12-bit 4:4:4 + alpha: planes packed to AYUV64 */
+  uint32_t interlace = 0;     /* 0 progressive, 1 TFF, 2 BFF */
+  uint32_t n_planes = 3;      /* output planes (1 for AYUV64) */
+  uint32_t decode_planes = 3; /* planes the kernel decodes (4 with alpha) */
+  uint32_t row_bytes[4] = {}; /* bytes of a cropped row of each output plane */
+
+  bool operator== (const ProResOutConfig &o) const {
+    return format == o.format && width == o.width && height == o.height && depth == o.depth &&
+        chroma_444 == o.chroma_444 && alpha == o.alpha && interlace == o.interlace;
+  }
+  bool operator!= (const ProResOutConfig &o) const { return !(*this == o); }
+};
+
+/* The output for a frame header. variant_depth: bit depth from the caps'
+ * variant (0 if unknown). GStreamer 1.22 has no planar 12-bit format with
+ * alpha (A444_12LE came later): 4:4:4 goes to AYUV64 (lossless, 12 bits
+ * widened to 16); 4:2:2 drops alpha and sets *alpha_dropped. */
+ProResOutConfig prores_out_config (const prores::FrameHeader &h, uint32_t variant_depth,
+    bool skip_alpha, bool *alpha_dropped);
+
+/* Host (download) layout: output planes back to back, cropped rows rounded
+ * up to whole words. */
+struct ProResHostLayout {
+  uint32_t offset[4];    /* bytes */
+  uint32_t stride[4];    /* bytes, multiple of 4 */
+  size_t size;
+};
+ProResHostLayout prores_host_layout (const ProResOutConfig &c);
+
+/* GPU layout of the decoded planes (GpuFrameParams's padded strides and
+ * height). */
+struct ProResGpuLayout {
+  uint32_t stride[4];    /* bytes */
+  uint32_t size[4];      /* bytes of each plane's buffer */
+  uint32_t rows;
+};
+ProResGpuLayout prores_gpu_layout (const prores::GpuFrameParams &fp, uint32_t n_planes);
+
+/* Layout of the memory:VulkanBuffer output: the decoded planes, or one
+ * AYUV64 plane. */
+ProResGpuLayout prores_vk_output_layout (const ProResOutConfig &c);
+
+/* A pool of GstBuffers holding one device-local storage GstVulkanBufferMemory
+ * per plane and a GstVideoMeta with the padded strides. */
+GstBufferPool *prores_vk_pool_new (GstVulkanDevice *device, const GstVideoInfo *info,
+    const ProResGpuLayout &layout, uint32_t n_planes);
+
+/* Recycled host-visible storage buffers that the CPU reads (downloads):
+ * host-cached memory where the device has it, since reading uncached
+ * (write-combined) memory runs at a small fraction of the speed. A buffer
+ * is free again when only the cache holds it (as gpc::VkBufferCache). */
+class HostReadCache {
+ public:
+  explicit HostReadCache (GstVulkanDevice *device);
+  ~HostReadCache ();
+  GstBuffer *acquire (gsize size, GError **error);
+  void trim ();
+
+ private:
+  GstVulkanDevice *device_;
+  std::mutex lock_;
+  std::vector<GstBuffer *> all_;
+};
+
+} // namespace gpc

@@ -1,0 +1,855 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * vkproresdec against FFmpeg's checksums and the CPU reference decoder, bit
+ * for bit: every committed vector (tests/media/prores) to system memory and
+ * to memory:VulkanBuffer (read back here), both IDCT arithmetics, alpha
+ * options, caps and size changes mid-stream, flushes, a qtdemux pipeline,
+ * and randomly damaged frames (seed printed) that must never crash, hang or
+ * upset the Khronos validation layer (any validation error fails).
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compute/gpcvk.h"
+#include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkexec.h"
+
+#include "gpc-test.h"
+#include "gpc-vk-test.h"
+#include "prores-decoder.h"
+#include "prores-test-util.h"
+
+using namespace gpc::prores;
+using namespace prores_test;
+
+/* ------------------------------------------------------------ test data */
+
+struct Vector {
+  VectorInfo info;
+  std::vector<uint8_t> data;
+  std::vector<Span> frames;
+};
+
+static std::vector<Vector> *g_vectors;
+
+static const char *variant_for_fourcc (const std::string &f)
+{
+  static const std::map<std::string, const char *> m = {
+    {"apco", "proxy"}, {"apcs", "lt"}, {"apcn", "standard"}, {"apch", "hq"},
+    {"ap4h", "4444"}, {"ap4x", "4444xq"},
+  };
+  auto it = m.find (f);
+  return it == m.end () ? nullptr : it->second;
+}
+
+static const std::vector<Vector> &vectors ()
+{
+  if (g_vectors)
+    return *g_vectors;
+  g_vectors = new std::vector<Vector> ();
+  std::string dir = gpc_test::media_dir ();
+  if (dir.empty ())
+    return *g_vectors;
+  dir += "/prores";
+  std::vector<VectorInfo> infos;
+  if (!read_checksums (dir + "/checksums.txt", &infos))
+    return *g_vectors;
+  for (const VectorInfo &vi : infos) {
+    Vector v;
+    v.info = vi;
+    /* Called from main (outside any test): report, do not assert. */
+    if (!read_file (dir + "/" + vi.file, &v.data) || !mov_prores_frames (v.data, &v.frames)) {
+      fprintf (stderr, "cannot read the frames of %s\n", vi.file.c_str ());
+      g_vectors->clear ();
+      return *g_vectors;
+    }
+    g_vectors->push_back (std::move (v));
+  }
+  return *g_vectors;
+}
+
+static const Vector &vector_named (const char *name)
+{
+  for (const Vector &v : vectors ())
+    if (v.info.file == name)
+      return v;
+  fail ("vector %s missing", name);
+  return vectors ()[0];
+}
+
+static std::string md5_of (const std::vector<uint16_t> &p)
+{
+  std::vector<uint8_t> le (p.size () * 2);
+  for (size_t i = 0; i < p.size (); i++) {
+    le[2 * i] = (uint8_t) p[i];
+    le[2 * i + 1] = (uint8_t) (p[i] >> 8);
+  }
+  gchar *s = g_compute_checksum_for_data (G_CHECKSUM_MD5, le.data (), le.size ());
+  std::string r = s;
+  g_free (s);
+  return r;
+}
+
+/* --------------------------------------------------------------- output */
+
+/* A decoded frame as planes of samples (cropped), whatever memory it came in. */
+struct Planes {
+  GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
+  uint32_t width = 0, height = 0, n = 0;
+  std::vector<uint16_t> plane[4];
+};
+
+/* Copies every memory of a Vulkan buffer into host-visible memory. */
+static std::vector<std::vector<uint8_t>> read_back (GstBuffer *buf)
+{
+  std::vector<std::vector<uint8_t>> out;
+  GstVulkanBufferMemory *first = (GstVulkanBufferMemory *) gst_buffer_peek_memory (buf, 0);
+  GstVulkanDevice *device = first->device;
+  GstVulkanQueue *queue = nullptr;
+  for (guint i = 0; i < device->physical_device->n_queue_families && !queue; i++)
+    if (device->physical_device->queue_family_props[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
+      queue = gst_vulkan_device_get_queue (device, i, 0);
+  fail_unless (queue != nullptr);
+  GError *error = nullptr;
+  gpc::VkExec *exec = gpc::VkExec::create (queue, &error);
+  fail_unless (exec != nullptr);
+  fail_unless (exec->begin (&error));
+  std::vector<GstMemory *> hosts;
+  for (guint m = 0; m < gst_buffer_n_memory (buf); m++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, m);
+    fail_unless (gst_is_vulkan_buffer_memory (mem));
+    gsize size = gst_memory_get_sizes (mem, nullptr, nullptr);
+    GstMemory *host = gpc::vk_storage_alloc (device, size, true, &error);
+    fail_unless (host != nullptr);
+    GstVulkanBufferMemory *src = (GstVulkanBufferMemory *) mem;
+    GstVulkanBufferMemory *dst = (GstVulkanBufferMemory *) host;
+    exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferCopy region = { mem->offset, 0, size };
+    vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
+    exec->barrier (dst, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    hosts.push_back (host);
+  }
+  exec->keep (GST_MINI_OBJECT_CAST (buf));
+  GstVulkanFence *fence = exec->submit (&error);
+  fail_unless (fence != nullptr);
+  /* The element's device is the plugin's process-wide one, kept until exit
+   * with its fence cache; this test binary's own copy of the compute layer
+   * does not know it as such, so flag our fence as the plugin flags its own. */
+  GST_MINI_OBJECT_FLAG_SET (fence, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
+  fail_unless (exec->wait (fence, 10 * GST_SECOND, &error));
+  gst_vulkan_fence_unref (fence);
+  for (GstMemory *h : hosts) {
+    GstMapInfo map;
+    fail_unless (gst_memory_map (h, &map, GST_MAP_READ));
+    out.emplace_back (map.data, map.data + map.size);
+    gst_memory_unmap (h, &map);
+    gst_memory_unref (h);
+  }
+  exec->wait_idle ();
+  delete exec;
+  gst_object_unref (queue);
+  return out;
+}
+
+static Planes planes_of (GstBuffer *buf, GstCaps *caps)
+{
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  Planes p;
+  p.format = GST_VIDEO_INFO_FORMAT (&info);
+  p.width = GST_VIDEO_INFO_WIDTH (&info);
+  p.height = GST_VIDEO_INFO_HEIGHT (&info);
+  p.n = GST_VIDEO_INFO_N_PLANES (&info);
+  GstCapsFeatures *f = gst_caps_get_features (caps, 0);
+  const bool vk = f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER);
+  std::vector<std::vector<uint8_t>> mems;
+  GstVideoFrame vf;
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  if (vk) {
+    fail_unless (meta != nullptr, "Vulkan output without GstVideoMeta");
+    mems = read_back (buf);
+  } else {
+    fail_unless (gst_video_frame_map (&vf, &info, buf, GST_MAP_READ));
+  }
+  for (uint32_t i = 0; i < p.n; i++) {
+    /* samples per row: AYUV64 has four per pixel */
+    const uint32_t w = GST_VIDEO_INFO_COMP_WIDTH (&info, i) *
+        (p.format == GST_VIDEO_FORMAT_AYUV64 ? 4 : 1);
+    const uint8_t *base;
+    gsize stride;
+    if (vk) {
+      /* meta offsets run over the memories back to back */
+      gsize off = meta->offset[i];
+      guint m = 0;
+      while (m < mems.size () && off >= mems[m].size ()) {
+        off -= mems[m].size ();
+        m++;
+      }
+      fail_unless (m < mems.size ());
+      stride = meta->stride[i];
+      fail_unless (off + stride * (p.height - 1) + w * 2 <= mems[m].size ());
+      base = mems[m].data () + off;
+    } else {
+      base = (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&vf, i);
+      stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, i);
+    }
+    p.plane[i].resize ((size_t) w * p.height);
+    for (uint32_t y = 0; y < p.height; y++)
+      memcpy (&p.plane[i][(size_t) y * w], base + y * stride, (size_t) w * 2);
+  }
+  if (!vk)
+    gst_video_frame_unmap (&vf);
+  if (p.format == GST_VIDEO_FORMAT_AYUV64) {
+    /* A, Y, U, V uint16 per pixel, 12 bits widened by replication: back
+     * to 12-bit Y, Cb, Cr, A planes, checking the low bits on the way. */
+    std::vector<uint16_t> packed;
+    packed.swap (p.plane[0]);
+    for (uint32_t k = 0; k < 4; k++)
+      p.plane[k].resize ((size_t) p.width * p.height);
+    static const int order[4] = { 3, 0, 1, 2 }; /* A Y U V -> plane */
+    for (size_t i = 0; i < (size_t) p.width * p.height; i++)
+      for (int c = 0; c < 4; c++) {
+        uint16_t v = packed[4 * i + c];
+        fail_unless_equals_int (v & 15, v >> 12);
+        p.plane[order[c]][i] = v >> 4;
+      }
+    p.n = 4;
+  }
+  return p;
+}
+
+/* -------------------------------------------------------------- harness */
+
+/* Caps of each buffer as it arrived (the harness queues buffers and
+ * events apart, so the sink pad's current caps at pull time can be later
+ * ones). */
+static std::map<GstPad *, std::deque<GstCaps *>> g_buffer_caps;
+
+static GstPadProbeReturn record_caps (GstPad *pad, GstPadProbeInfo *, gpointer)
+{
+  g_buffer_caps[pad].push_back (gst_pad_get_current_caps (pad));
+  return GST_PAD_PROBE_OK;
+}
+
+/* props: "name=value name=value" */
+static GstHarness *new_decoder (const char *props, bool vulkan_out)
+{
+  GstElement *e = gst_element_factory_make ("vkproresdec", nullptr);
+  fail_unless (e != nullptr);
+  if (props) {
+    gchar **kv = g_strsplit (props, " ", -1);
+    for (gchar **p = kv; *p; p++) {
+      gchar **pair = g_strsplit (*p, "=", 2);
+      if (pair[0] && pair[1])
+        gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
+      g_strfreev (pair);
+    }
+    g_strfreev (kv);
+  }
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER, record_caps, nullptr, nullptr);
+  gst_harness_set_sink_caps_str (h, vulkan_out ? "video/x-raw(memory:VulkanBuffer)" : "video/x-raw");
+  return h;
+}
+
+static void teardown (GstHarness *h)
+{
+  auto it = g_buffer_caps.find (h->sinkpad);
+  if (it != g_buffer_caps.end ()) {
+    for (GstCaps *c : it->second)
+      if (c)
+        gst_caps_unref (c);
+    g_buffer_caps.erase (it);
+  }
+  gst_harness_teardown (h);
+}
+
+/* Drops every queued output and what we recorded about it. */
+static void drop_outputs (GstHarness *h)
+{
+  GstBuffer *b;
+  while ((b = gst_harness_try_pull (h)))
+    gst_buffer_unref (b);
+  for (GstCaps *c : g_buffer_caps[h->sinkpad])
+    if (c)
+      gst_caps_unref (c);
+  g_buffer_caps[h->sinkpad].clear ();
+}
+
+static void set_vector_caps (GstHarness *h, const Vector &v, const char *variant_override = nullptr)
+{
+  const char *variant = variant_override ? variant_override : variant_for_fourcc (v.info.fourcc);
+  gchar *caps = g_strdup_printf ("video/x-prores, variant=(string)%s, width=(int)%u, "
+      "height=(int)%u, framerate=(fraction)25/1", variant, v.info.width, v.info.height);
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+}
+
+static GstBuffer *frame_buffer (const uint8_t *d, size_t n, uint64_t index)
+{
+  GstBuffer *b = gst_buffer_new_memdup (d, n);
+  GST_BUFFER_PTS (b) = index * GST_SECOND / 25;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 25;
+  return b;
+}
+
+/* Pulls every output after EOS, with its caps. */
+struct Output {
+  GstBuffer *buf;
+  GstCaps *caps;
+};
+
+static std::vector<Output> pull_all (GstHarness *h)
+{
+  std::vector<Output> out;
+  GstBuffer *b;
+  std::deque<GstCaps *> &caps = g_buffer_caps[h->sinkpad];
+  while ((b = gst_harness_try_pull (h))) {
+    fail_unless (!caps.empty () && caps.front () != nullptr);
+    out.push_back ({b, caps.front ()});
+    caps.pop_front ();
+  }
+  return out;
+}
+
+static void free_outputs (std::vector<Output> &outs)
+{
+  for (Output &o : outs) {
+    gst_buffer_unref (o.buf);
+    gst_caps_unref (o.caps);
+  }
+  outs.clear ();
+}
+
+/* The CPU reference for a frame. */
+static DecodedFrame reference (const uint8_t *d, size_t n, uint32_t depth, bool skip_alpha,
+    IdctFlavor flavor, Status *status = nullptr)
+{
+  DecodeOptions o;
+  o.bit_depth = depth;
+  o.skip_alpha = skip_alpha;
+  o.idct_flavor = flavor;
+  DecodedFrame f;
+  std::string err;
+  Status s = decode_frame (d, n, o, &f, &err);
+  if (status)
+    *status = s;
+  else
+    fail_unless (s == Status::kOk, "reference: %s", err.c_str ());
+  return f;
+}
+
+static bool same_planes (const Planes &p, const DecodedFrame &ref, std::string *why)
+{
+  if (p.width != ref.width || p.height != ref.height) {
+    *why = "size differs";
+    return false;
+  }
+  for (uint32_t i = 0; i < p.n; i++) {
+    if (p.plane[i] != ref.plane[i]) {
+      for (size_t k = 0; k < p.plane[i].size () && k < ref.plane[i].size (); k++)
+        if (p.plane[i][k] != ref.plane[i][k]) {
+          char buf[160];
+          snprintf (buf, sizeof buf, "plane %u differs first at x=%zu y=%zu: %u, reference %u", i,
+              k % ref.plane_width[i], k / ref.plane_width[i], p.plane[i][k], ref.plane[i][k]);
+          *why = buf;
+          return false;
+        }
+      *why = "plane sizes differ";
+      return false;
+    }
+  }
+  return true;
+}
+
+static GstVideoFormat expected_format (const DecodedFrame &r)
+{
+  if (r.num_planes == 4 && r.bit_depth == 12)
+    return GST_VIDEO_FORMAT_AYUV64;
+  if (r.num_planes == 4)
+    return r.chroma_444 ? GST_VIDEO_FORMAT_A444_10LE : GST_VIDEO_FORMAT_A422_10LE;
+  if (r.bit_depth == 12)
+    return r.chroma_444 ? GST_VIDEO_FORMAT_Y444_12LE : GST_VIDEO_FORMAT_I422_12LE;
+  return r.chroma_444 ? GST_VIDEO_FORMAT_Y444_10LE : GST_VIDEO_FORMAT_I422_10LE;
+}
+
+/* Decodes a whole vector and checks every frame against the reference and,
+ * where the output is FFmpeg's own layout, against its checksums. */
+static void check_vector (const Vector &v, bool vulkan_out, const char *props,
+    const char *variant, IdctFlavor flavor)
+{
+  GstHarness *h = new_decoder (props, vulkan_out);
+  set_vector_caps (h, v, variant);
+  for (size_t i = 0; i < v.frames.size (); i++)
+    fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
+                v.frames[i].size, i)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  std::vector<Output> outs = pull_all (h);
+  fail_unless_equals_int ((int) outs.size (), (int) v.frames.size ());
+
+  const uint32_t depth = bit_depth_for_variant (variant ? variant :
+      variant_for_fourcc (v.info.fourcc));
+  const bool skip_alpha = props && strstr (props, "skip-alpha=true");
+  for (size_t i = 0; i < outs.size (); i++) {
+    const uint8_t *fd = &v.data[v.frames[i].offset];
+    DecodedFrame ref = reference (fd, v.frames[i].size, depth, skip_alpha, flavor);
+    Planes p = planes_of (outs[i].buf, outs[i].caps);
+    fail_unless_equals_int (p.format, expected_format (ref));
+    fail_unless_equals_int (p.n, ref.num_planes);
+    std::string why;
+    fail_unless (same_planes (p, ref, &why), "%s frame %zu (%s, %s): %s", v.info.file.c_str (), i,
+        vulkan_out ? "Vulkan" : "system", props ? props : "", why.c_str ());
+    /* FFmpeg's checksums where our output is FFmpeg's layout. */
+    const auto &sums = flavor == IdctFlavor::kC ? v.info.md5_c : v.info.md5;
+    if (!variant && !skip_alpha && i < sums.size ()) {
+      for (uint32_t k = 0; k < p.n; k++)
+        fail_unless (md5_of (p.plane[k]) == sums[i][k], "%s frame %zu plane %u: MD5 differs "
+            "from ffmpeg", v.info.file.c_str (), i, k);
+    }
+    if (v.info.field_order != "progressive") {
+      fail_unless (GST_BUFFER_FLAG_IS_SET (outs[i].buf, GST_VIDEO_BUFFER_FLAG_INTERLACED));
+      fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (outs[i].buf, GST_VIDEO_BUFFER_FLAG_TFF),
+          v.info.field_order == "tt");
+    }
+  }
+  free_outputs (outs);
+  teardown (h);
+  gpc_vk_test_check_validation ();
+}
+
+/* ---------------------------------------------------------------- tests */
+
+GST_START_TEST (vectors_system_memory)
+{
+  for (const Vector &v : vectors ()) {
+    check_vector (v, false, nullptr, nullptr, IdctFlavor::kX86);
+    printf ("PASS %-36s system memory, %zu frame(s)\n", v.info.file.c_str (), v.frames.size ());
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST (vectors_vulkan_memory)
+{
+  for (const Vector &v : vectors ()) {
+    check_vector (v, true, nullptr, nullptr, IdctFlavor::kX86);
+    printf ("PASS %-36s memory:VulkanBuffer, %zu frame(s)\n", v.info.file.c_str (),
+        v.frames.size ());
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST (idct_c_arithmetic)
+{
+  check_vector (vector_named ("x_extreme_422_336x200.mov"), false, "idct=c", nullptr, IdctFlavor::kC);
+  check_vector (vector_named ("x_extreme_4444_336x200.mov"), true, "idct=c", nullptr, IdctFlavor::kC);
+  check_vector (vector_named ("ks_hq_tff_336x200.mov"), false, "idct=c", nullptr, IdctFlavor::kC);
+}
+GST_END_TEST;
+
+GST_START_TEST (alpha_options)
+{
+  /* 4:4:4 + alpha under a 10-bit variant: A444_10LE with alpha. */
+  check_vector (vector_named ("ks_4444_alpha8_346x202.mov"), false, nullptr, "hq", IdctFlavor::kX86);
+  check_vector (vector_named ("ks_4444_alpha16_tff_336x200.mov"), true, nullptr, "standard",
+      IdctFlavor::kX86);
+  /* skip-alpha: FFmpeg's Y, Cb, Cr. */
+  check_vector (vector_named ("ks_4444xq_alpha16_530x302.mov"), false, "skip-alpha=true", nullptr,
+      IdctFlavor::kX86);
+  check_vector (vector_named ("ks_4444_alpha8_346x202.mov"), true, "skip-alpha=true", "lt",
+      IdctFlavor::kX86);
+}
+GST_END_TEST;
+
+/* matroskademux's caps: "format" instead of "variant", and "standard" for
+ * FourCCs it does not know (ap4x). */
+GST_START_TEST (matroska_caps)
+{
+  struct { const char *file, *caps; } cases[] = {
+    { "ks_4444xq_336x200_mbs2.mov", "video/x-prores, format=(string)standard" },
+    { "ks_4444_336x200.mov", "video/x-prores, format=(string)4444" },
+    { "ks_hq_66x34.mov", "video/x-prores, format=(string)hq" },
+    { "ks_lt_336x200_mbs4.mov", "video/x-prores" },
+  };
+  for (auto &cs : cases) {
+    const Vector &v = vector_named (cs.file);
+    GstHarness *h = new_decoder (nullptr, false);
+    gst_harness_set_src_caps_str (h, cs.caps);
+    for (size_t i = 0; i < v.frames.size (); i++)
+      fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
+                  v.frames[i].size, i)), GST_FLOW_OK);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    std::vector<Output> outs = pull_all (h);
+    fail_unless_equals_int ((int) outs.size (), (int) v.frames.size ());
+    for (size_t i = 0; i < outs.size (); i++) {
+      Planes p = planes_of (outs[i].buf, outs[i].caps);
+      for (uint32_t k = 0; k < p.n; k++)
+        fail_unless (md5_of (p.plane[k]) == v.info.md5[i][k], "%s (%s) frame %zu plane %u: MD5 "
+            "differs from ffmpeg", cs.file, cs.caps, i, k);
+    }
+    free_outputs (outs);
+    teardown (h);
+  }
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
+/* The kernel's other workgroup layouts and the direct upload (benchmark
+ * tuning aids) decode the same. */
+GST_START_TEST (kernel_layouts)
+{
+  const char *cfgs[][3] = { { "128", "1", "0" }, { "256", "0", "1" }, { "128", "0", "0" },
+    { "64", "0", "1" } };
+  for (auto &cfg : cfgs) {
+    g_setenv ("GPC_PRORES_WG", cfg[0], TRUE);
+    g_setenv ("GPC_PRORES_SPREAD", cfg[1], TRUE);
+    g_setenv ("GPC_PRORES_DIRECT_UPLOAD", cfg[2], TRUE);
+    for (const char *name : { "ks_4444_alpha16_tff_336x200.mov", "ks_standard_bff_346x202.mov",
+        "ks_hq_336x200_mbs1.mov", "x_extreme_422_336x200.mov" })
+      check_vector (vector_named (name), cfg[1][0] == '1', nullptr, nullptr, IdctFlavor::kX86);
+  }
+  g_unsetenv ("GPC_PRORES_WG");
+  g_unsetenv ("GPC_PRORES_SPREAD");
+  g_unsetenv ("GPC_PRORES_DIRECT_UPLOAD");
+}
+GST_END_TEST;
+
+/* One stream: caps changes (variant), and size / format changes inside the
+ * same caps, as a ProRes stream may do; frames submitted one by one and in
+ * batches. */
+GST_START_TEST (renegotiation)
+{
+  const char *seq[] = { "ks_proxy_336x200.mov", "ks_proxy_1000x562.mov", "ks_hq_66x34.mov",
+    "ks_4444_336x200.mov", "ks_standard_bff_346x202.mov", "ks_proxy_336x200.mov" };
+  /* Twice per memory kind: one submission per frame, and batches. */
+  for (int run = 0; run < 4; run++) {
+    const int vk = run & 1;
+    GstHarness *h = new_decoder (run < 2 ? nullptr : vk ? "batch=2" : "batch=3 frames-in-flight=4",
+        vk);
+    std::vector<std::pair<const Vector *, size_t>> sent;
+    uint64_t n = 0;
+    for (const char *name : seq) {
+      const Vector &v = vector_named (name);
+      /* Caps of the first vector for the 4:2:2 ones: the stream changes
+       * inside the caps; the 4444 one comes with new caps. */
+      set_vector_caps (h, v.info.fourcc == "ap4h" ? v : vector_named (seq[0]));
+      for (size_t i = 0; i < v.frames.size (); i++) {
+        fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
+                    v.frames[i].size, n++)), GST_FLOW_OK);
+        sent.push_back ({&v, i});
+      }
+    }
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    std::vector<Output> outs = pull_all (h);
+    fail_unless_equals_int ((int) outs.size (), (int) sent.size ());
+    for (size_t k = 0; k < outs.size (); k++) {
+      const Vector &v = *sent[k].first;
+      const Span &s = v.frames[sent[k].second];
+      const uint32_t depth = v.info.fourcc == "ap4h" ? 12 : 10;
+      DecodedFrame ref = reference (&v.data[s.offset], s.size, depth, false, IdctFlavor::kX86);
+      Planes p = planes_of (outs[k].buf, outs[k].caps);
+      fail_unless_equals_int (p.format, expected_format (ref));
+      std::string why;
+      fail_unless (same_planes (p, ref, &why), "output %zu (%s): %s", k, v.info.file.c_str (),
+          why.c_str ());
+    }
+    free_outputs (outs);
+    teardown (h);
+    gpc_vk_test_check_validation ();
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST (flush_and_restart)
+{
+  const Vector &v = vector_named ("aw_hq_336x200.mov");
+  /* Batches of 4: flushes also drop frames not submitted yet. */
+  GstHarness *h = new_decoder ("frames-in-flight=8 batch=4", true);
+  set_vector_caps (h, v);
+  for (int round = 0; round < 3; round++) {
+    for (size_t i = 0; i < v.frames.size (); i++)
+      fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
+                  v.frames[i].size, i)), GST_FLOW_OK);
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+    drop_outputs (h);
+    GstSegment seg;
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  }
+  fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[0].offset],
+              v.frames[0].size, 0)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  std::vector<Output> outs = pull_all (h);
+  fail_unless_equals_int ((int) outs.size (), 1);
+  DecodedFrame ref = reference (&v.data[v.frames[0].offset], v.frames[0].size, 10, false,
+      IdctFlavor::kX86);
+  Planes p = planes_of (outs[0].buf, outs[0].caps);
+  std::string why;
+  fail_unless (same_planes (p, ref, &why), "%s", why.c_str ());
+  free_outputs (outs);
+  teardown (h);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
+/* filesrc ! qtdemux ! vkproresdec ! videoconvert: qtdemux's caps, the
+ * system-memory fallback in front of a CPU element. */
+GST_START_TEST (qtdemux_pipeline)
+{
+  GstElement *demux = gst_element_factory_make ("qtdemux", nullptr);
+  if (!demux) {
+    printf ("SKIP qtdemux_pipeline: no qtdemux\n");
+    return;
+  }
+  gst_object_unref (demux);
+  for (const char *name : { "ks_standard_bff_346x202.mov", "ks_4444_alpha16_336x200.mov",
+      "ks_lt_1282x722.mov" }) {
+    std::string path = gpc_test::media_dir () + "/prores/" + name;
+    gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! qtdemux ! vkproresdec ! "
+        "videoconvert ! video/x-raw,format=AYUV64 ! fakesink", path.c_str ());
+    GstElement *pipe = gst_parse_launch (desc, nullptr);
+    g_free (desc);
+    fail_unless (pipe != nullptr);
+    fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    GstBus *bus = gst_element_get_bus (pipe);
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    fail_unless (msg != nullptr, "%s: timed out", name);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = nullptr;
+      gchar *dbg = nullptr;
+      gst_message_parse_error (msg, &err, &dbg);
+      fail ("%s: %s (%s)", name, err->message, dbg ? dbg : "");
+    }
+    gst_message_unref (msg);
+    gst_object_unref (bus);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (pipe);
+    gpc_vk_test_check_validation ();
+  }
+}
+GST_END_TEST;
+
+/* vkproresdec's Vulkan buffers straight into vkvmafmotion (zero copy) give
+ * the SADs of the same frames through system memory. */
+static std::vector<guint64> motion_sads (const std::string &path, const char *caps)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! qtdemux ! vkproresdec ! %s ! "
+      "vkvmafmotion ! fakesink", path.c_str (), caps);
+  GstElement *pipe = gst_parse_launch (desc, nullptr);
+  g_free (desc);
+  fail_unless (pipe != nullptr);
+  GstBus *bus = gst_element_get_bus (pipe);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  std::vector<guint64> sads;
+  for (;;) {
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT));
+    fail_unless (msg != nullptr, "timed out");
+    const GstMessageType t = GST_MESSAGE_TYPE (msg);
+    if (t == GST_MESSAGE_ELEMENT && gst_message_has_name (msg, "vkvmafmotion")) {
+      guint64 sad = 0;
+      gst_structure_get_uint64 (gst_message_get_structure (msg), "sad", &sad);
+      sads.push_back (sad);
+    }
+    gst_message_unref (msg);
+    fail_unless (t != GST_MESSAGE_ERROR, "pipeline error");
+    if (t == GST_MESSAGE_EOS)
+      break;
+  }
+  gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  return sads;
+}
+
+GST_START_TEST (vmafmotion_zero_copy)
+{
+  GstElement *e = gst_element_factory_make ("qtdemux", nullptr);
+  if (!e) {
+    printf ("SKIP vmafmotion_zero_copy: no qtdemux\n");
+    return;
+  }
+  gst_object_unref (e);
+  for (const char *name : { "ks_hq_66x34.mov", "aw_hq_336x200.mov", "ks_4444_336x200.mov" }) {
+    std::string path = gpc_test::media_dir () + "/prores/" + name;
+    std::vector<guint64> vk = motion_sads (path, "video/x-raw(memory:VulkanBuffer)");
+    std::vector<guint64> sys = motion_sads (path, "video/x-raw");
+    fail_unless (!vk.empty (), "%s: no motion results", name);
+    fail_unless (vk == sys, "%s: SADs differ between Vulkan and system memory", name);
+    gpc_vk_test_check_validation ();
+  }
+}
+GST_END_TEST;
+
+/* ------------------------------------------------------------ robustness */
+
+/* Damages a frame in one of several ways; returns a description. */
+static std::string damage (std::vector<uint8_t> &f, gpc_test::Rng &rng)
+{
+  const int kind = (int) rng.range (0, 6);
+  char buf[96];
+  switch (kind) {
+    case 0: { /* random bit flips anywhere */
+      int n = (int) rng.range (1, 16);
+      for (int i = 0; i < n; i++)
+        f[rng.range (0, f.size () - 1)] ^= (uint8_t) (1u << rng.range (0, 7));
+      snprintf (buf, sizeof buf, "%d bit flips", n);
+      break;
+    }
+    case 1: { /* truncation */
+      size_t n = (size_t) rng.range (0, f.size () - 1);
+      f.resize (n);
+      snprintf (buf, sizeof buf, "truncated to %zu bytes", n);
+      break;
+    }
+    case 2: { /* garbage over a range of slice data */
+      size_t a = (size_t) rng.range (0, f.size () - 1);
+      size_t n = std::min<size_t> ((size_t) rng.range (1, 4096), f.size () - a);
+      for (size_t i = 0; i < n; i++)
+        f[a + i] = (uint8_t) rng.bits (8);
+      snprintf (buf, sizeof buf, "%zu garbage bytes at %zu", n, a);
+      break;
+    }
+    case 3: { /* corrupt slice index entries (after the headers) */
+      int n = (int) rng.range (1, 8);
+      size_t lo = std::min<size_t> (f.size () - 1, 160);
+      size_t hi = std::min<size_t> (f.size () - 1, 600);
+      for (int i = 0; i < n; i++)
+        f[rng.range (lo, hi)] = (uint8_t) rng.bits (8);
+      snprintf (buf, sizeof buf, "%d slice-table bytes", n);
+      break;
+    }
+    case 4: { /* header fields: sizes, formats, alpha, interlacing */
+      int n = (int) rng.range (1, 4);
+      for (int i = 0; i < n; i++)
+        f[rng.range (8, std::min<size_t> (f.size () - 1, 40))] = (uint8_t) rng.bits (8);
+      snprintf (buf, sizeof buf, "%d header bytes", n);
+      break;
+    }
+    case 5: { /* zeroed tail: slices of zeros */
+      size_t a = (size_t) rng.range (f.size () / 2, f.size () - 1);
+      memset (&f[a], 0, f.size () - a);
+      snprintf (buf, sizeof buf, "zeros from %zu", a);
+      break;
+    }
+    default: { /* pure noise with a valid signature */
+      for (auto &b : f)
+        b = (uint8_t) rng.bits (8);
+      if (f.size () >= 8)
+        memcpy (&f[4], "icpf", 4);
+      snprintf (buf, sizeof buf, "noise");
+      break;
+    }
+  }
+  return buf;
+}
+
+GST_START_TEST (damaged_frames)
+{
+  gpc_test::Rng rng = gpc_test::rng ("damaged_frames");
+  const char *names[] = { "ks_hq_336x200_mbs1.mov", "ks_4444_alpha16_tff_336x200.mov",
+    "ks_standard_bff_346x202.mov", "aw_lt_336x200.mov", "ks_4444_alpha8_defaultmat_208x96.mov",
+    "x_extreme_422_336x200.mov" };
+  int frames = 0, outputs = 0, exact = 0;
+  for (int vk = 0; vk < 2; vk++) {
+    for (const char *name : names) {
+      const Vector &v = vector_named (name);
+      GstHarness *h = new_decoder (vk ? "frames-in-flight=3 max-errors=-1 batch=2" :
+          "frames-in-flight=3 max-errors=-1", vk);
+      set_vector_caps (h, v);
+      std::vector<std::vector<uint8_t>> sent;
+      for (int k = 0; k < 12; k++) {
+        const Span &s = v.frames[k % v.frames.size ()];
+        std::vector<uint8_t> f (&v.data[s.offset], &v.data[s.offset] + s.size);
+        std::string what = rng.chance (15) ? "intact" : damage (f, rng);
+        GST_INFO ("%s frame %d: %s", name, k, what.c_str ());
+        GstFlowReturn r = gst_harness_push (h, frame_buffer (f.data (), f.size (), k));
+        fail_unless (r == GST_FLOW_OK || r == GST_FLOW_ERROR, "flow %s", gst_flow_get_name (r));
+        sent.push_back (f);
+        frames++;
+      }
+      gst_harness_push_event (h, gst_event_new_eos ());
+      std::vector<Output> outs = pull_all (h);
+      outputs += (int) outs.size ();
+      /* Outputs whose frame the reference decodes without error must match. */
+      for (Output &o : outs) {
+        size_t k = (size_t) (GST_BUFFER_PTS (o.buf) * 25 / GST_SECOND);
+        fail_unless (k < sent.size ());
+        const std::vector<uint8_t> &f = sent[k];
+        Frame parsed;
+        if (parse_frame (f.data (), f.size (), &parsed, nullptr) != Status::kOk)
+          continue;
+        if (parsed.header.interlaced () && parsed.num_pictures != 2)
+          continue;
+        Status st;
+        const uint32_t depth = bit_depth_for_fourcc (v.info.fourcc.c_str ());
+        DecodedFrame ref = reference (f.data (), f.size (), depth, false, IdctFlavor::kX86, &st);
+        /* The GPU finds the same bad slices as the CPU: such frames, and
+         * only those, are flagged corrupted. */
+        fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (o.buf, GST_BUFFER_FLAG_CORRUPTED),
+            st == Status::kBadSlice);
+        if (st != Status::kOk)
+          continue;
+        Planes p = planes_of (o.buf, o.caps);
+        std::string why;
+        fail_unless (same_planes (p, ref, &why), "%s frame %zu: %s", name, k, why.c_str ());
+        exact++;
+      }
+      free_outputs (outs);
+      teardown (h);
+      gpc_vk_test_check_validation ();
+    }
+  }
+  printf ("damaged frames: %d sent, %d output, %d checked bit-exact against the reference\n",
+      frames, outputs, exact);
+}
+GST_END_TEST;
+
+static Suite *vkproresdec_suite (void)
+{
+  Suite *s = suite_create ("vkproresdec");
+  TCase *tc = tcase_create ("general");
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, vectors_system_memory);
+  tcase_add_test (tc, vectors_vulkan_memory);
+  tcase_add_test (tc, idct_c_arithmetic);
+  tcase_add_test (tc, alpha_options);
+  tcase_add_test (tc, kernel_layouts);
+  tcase_add_test (tc, matroska_caps);
+  tcase_add_test (tc, renegotiation);
+  tcase_add_test (tc, flush_and_restart);
+  tcase_add_test (tc, qtdemux_pipeline);
+  tcase_add_test (tc, vmafmotion_zero_copy);
+  tcase_add_test (tc, damaged_frames);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  /* Exercise the threaded copies even on small CI machines. */
+  g_setenv ("GPC_COPY_THREADS", "2", FALSE);
+  gst_check_init (&argc, &argv);
+  gpc_test::seed ();
+  gpc_vk_test_init ();
+  if (vectors ().empty ())
+    gpc_test::skip ("no ProRes vectors (GPC_MEDIA_DIR/prores)");
+  Suite *s = vkproresdec_suite ();
+  int r = gst_check_run_suite (s, "vkproresdec", __FILE__);
+  delete g_vectors;
+  return r;
+}
