@@ -42,6 +42,7 @@
 #include "compute/gpcvkcontext.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
+#include "compute/gpcvkplane.h"
 #include "vkmotionkernel.h"
 #include "gstvmafmotionmeta.h"
 #include "vmaf-motion-layout.h"
@@ -99,17 +100,6 @@ results_format_get_type (void)
   return type;
 }
 
-/* One frame's luma plane as the shader reads it. */
-struct LumaRef
-{
-  GstBuffer *holder = nullptr;  /* keeps `mem` alive */
-  GstVulkanBufferMemory *mem = nullptr;
-  guint32 offset = 0;
-  guint32 stride = 0;
-
-  void clear () { gst_clear_buffer (&holder); mem = nullptr; }
-};
-
 /* A frame submitted to the GPU, waiting for its SAD. */
 struct PendingFrame
 {
@@ -151,7 +141,7 @@ struct _GstVkVmafMotion
 
   gpc::MotionScorer *scorer;
   gpc::MotionLogWriter *log;
-  LumaRef history[2];           /* previous frame, the one before */
+  gpc::StoragePlane history[2]; /* previous frame, the one before */
   guint64 submitted;            /* frames submitted since the history began */
   guint64 index_base;           /* global index of the history's frame 0 */
   guint64 frames_total;
@@ -248,7 +238,7 @@ finish_history (GstVkVmafMotion * self)
   self->index_base += self->scorer->frames_seen ();
   self->scorer->reset (false);
   self->times->clear ();
-  for (LumaRef & r : self->history)
+  for (gpc::StoragePlane & r : self->history)
     r.clear ();
   self->submitted = 0;
 }
@@ -382,14 +372,12 @@ discard_pending (GstVkVmafMotion * self)
   }
 }
 
-/* Records the commands that make frame `buf`'s luma plane readable as a
- * storage buffer in `out`: bound directly when it already is one, else
- * copied on the GPU (Vulkan buffers and images) or uploaded (system memory). */
+/* Records the commands that make frame `buf`'s luma plane readable by the
+ * kernel (gpcvkplane: in place, copied on the GPU, or uploaded). */
 static gboolean
-prepare_luma (GstVkVmafMotion * self, GstBuffer * buf, LumaRef * out,
+prepare_luma (GstVkVmafMotion * self, GstBuffer * buf, gpc::StoragePlane * out,
     GError ** error)
 {
-  gpc::VkExec * exec = self->exec;
   const guint w = GST_VIDEO_INFO_WIDTH (&self->info);
   const guint h = GST_VIDEO_INFO_HEIGHT (&self->info);
   const gsize row_bytes = gpc::luma_row_bytes (self->layout, w);
@@ -403,152 +391,29 @@ prepare_luma (GstVkVmafMotion * self, GstBuffer * buf, LumaRef * out,
         "the buffer has no luma plane");
     return FALSE;
   }
-
-  if (gst_is_vulkan_image_memory (mem)) {
-    GstVulkanImageMemory *img = (GstVulkanImageMemory *) mem;
-    guint texel;
-    switch (img->create_info.format) {
-      case VK_FORMAT_R8_UNORM:
-      case VK_FORMAT_R8_UINT:
-        texel = 1;
-        break;
-      case VK_FORMAT_R16_UNORM:
-      case VK_FORMAT_R16_UINT:
-        texel = 2;
-        break;
-      default:
-        g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-            "unsupported Vulkan image format %d for the luma plane",
-            img->create_info.format);
-        return FALSE;
-    }
-    if (texel * 8 < self->layout.bpc || img->create_info.extent.width < w
-        || img->create_info.extent.height < h) {
-      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-          "the luma image does not match the caps");
-      return FALSE;
-    }
-    gsize size = GST_ROUND_UP_4 ((gsize) w * texel) * h;
-    GstBuffer *scratch = self->device_cache->acquire (size, error);
-    if (!scratch)
-      return FALSE;
-    GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (scratch);
-    exec->barrier (img, VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferImageCopy region = { };
-    region.bufferRowLength = GST_ROUND_UP_4 (w * texel) / texel;
-    region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    region.imageSubresource.layerCount = 1;
-    region.imageExtent = { w, h, 1 };
-    vkCmdCopyImageToBuffer (exec->cmd (), img->image,
-        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->buffer, 1, &region);
-    exec->keep (GST_MINI_OBJECT_CAST (buf));
-    out->holder = scratch;
-    out->mem = dst;
-    out->offset = 0;
-    out->stride = GST_ROUND_UP_4 (w * texel);
-    /* An R16 image holds plain 16-bit values whatever the caps' packing. */
-    if (texel == 2 && self->layout.packing != gpc::LUMA_U16LE) {
-      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-          "16-bit luma images need a little-endian 16-bit format");
-      gst_clear_buffer (&out->holder);
-      return FALSE;
-    }
-  } else if (gst_is_vulkan_buffer_memory (mem)) {
-    GstVulkanBufferMemory *src = (GstVulkanBufferMemory *) mem;
-    gsize need = offset + (gsize) stride * (h - 1) + row_bytes;
-    if (stride < (gint) row_bytes || need > gst_memory_get_sizes (mem, NULL, NULL)) {
-      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-          "the luma plane does not fit its Vulkan buffer");
-      return FALSE;
-    }
-    /* GstMemory offsets count from the VkBuffer's start plus mem->offset. */
-    offset += mem->offset;
-    if (gpc::vk_is_storage_buffer (mem) && (offset % 4) == 0 && (stride % 4) == 0) {
-      exec->barrier (src, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT);
-      out->holder = gst_buffer_ref (buf);
-      out->mem = src;
-      out->offset = (guint32) offset;
-      out->stride = (guint32) stride;
-      return TRUE;
-    }
-    gsize size = (gsize) stride * (h - 1) + row_bytes;
-    GstBuffer *scratch = self->device_cache->acquire (GST_ROUND_UP_4 (size), error);
-    if (!scratch)
-      return FALSE;
-    GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (scratch);
-    exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_TRANSFER_READ_BIT);
-    exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = { offset, 0, size };
-    vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
-    exec->keep (GST_MINI_OBJECT_CAST (buf));
-    out->holder = scratch;
-    out->mem = dst;
-    out->offset = 0;
-    out->stride = (guint32) stride;
-  } else {
-    /* System memory: rows into a staging buffer, then to device memory. */
-    GstVideoFrame frame;
-    if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READ)) {
-      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-          "could not map the input frame");
-      return FALSE;
-    }
-    const guint8 *src = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
-        self->layout.plane);
-    gint src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, self->layout.plane);
-    gsize dst_stride = GST_ROUND_UP_4 (row_bytes);
-    gsize size = dst_stride * h;
-    GstBuffer *staging = self->staging_cache->acquire (size, error);
-    GstBuffer *scratch = staging ? self->device_cache->acquire (size, error) : NULL;
-    if (!scratch) {
-      gst_video_frame_unmap (&frame);
-      gst_clear_buffer (&staging);
-      return FALSE;
-    }
-    /* The cache holds a reference too: map the memory, not the buffer. */
-    GstMemory *smem_raw = gst_buffer_peek_memory (staging, 0);
-    GstMapInfo map;
-    if (!gst_memory_map (smem_raw, &map, GST_MAP_WRITE)) {
-      gst_video_frame_unmap (&frame);
-      gst_buffer_unref (staging);
-      gst_buffer_unref (scratch);
-      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
-          "could not map the staging buffer");
-      return FALSE;
-    }
-    for (guint y = 0; y < h; y++)
-      memcpy (map.data + y * dst_stride, src + (gsize) y * src_stride, row_bytes);
-    gst_memory_unmap (smem_raw, &map);
-    gst_video_frame_unmap (&frame);
-
-    GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (staging);
-    GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (scratch);
-    smem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
-    smem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
-    exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_TRANSFER_READ_BIT);
-    exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = { 0, 0, size };
-    vkCmdCopyBuffer (exec->cmd (), smem->buffer, dst->buffer, 1, &region);
-    exec->keep (GST_MINI_OBJECT_CAST (staging));
-    gst_buffer_unref (staging);
-    out->holder = scratch;
-    out->mem = dst;
-    out->offset = 0;
-    out->stride = (guint32) dst_stride;
+  if (gst_is_vulkan_image_memory (mem) || gst_is_vulkan_buffer_memory (mem)) {
+    /* Images hold plain samples: R8, or R16 for 16-bit little-endian. */
+    const guint texel = self->layout.packing == gpc::LUMA_U8 ? 1 :
+        self->layout.packing == gpc::LUMA_U16LE ? 2 : 0;
+    return gpc::vk_plane_for_compute (self->exec, self->device_cache, buf, mem,
+        offset, stride, row_bytes, h, texel, out, error);
   }
-  exec->barrier (out->mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-      VK_ACCESS_SHADER_READ_BIT);
-  return TRUE;
-}
 
+  GstVideoFrame frame;
+  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READ)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "could not map the input frame");
+    return FALSE;
+  }
+  gpc::HostPlane hp = {
+    (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&frame, self->layout.plane),
+    (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, self->layout.plane), row_bytes, h
+  };
+  gboolean ok = gpc::vk_upload_planes (self->exec, self->staging_cache,
+      self->device_cache, &hp, 1, out, error);
+  gst_video_frame_unmap (&frame);
+  return ok;
+}
 
 /* Records and submits one frame: luma preparation and, where the scorer
  * needs it, the SAD kernel against the frame 1 (or 2) before. */
@@ -557,7 +422,7 @@ submit_frame (GstVkVmafMotion * self, GstBuffer * buf)
 {
   GError *error = NULL;
   gpc::VkExec * exec = self->exec;
-  LumaRef cur;
+  gpc::StoragePlane cur;
   guint64 n = self->submitted;
   guint32 slot = (guint32) (n % N_SLOTS);
   const gpc::MotionOptions & o = self->scorer->options ();
@@ -580,7 +445,7 @@ submit_frame (GstVkVmafMotion * self, GstBuffer * buf)
   }
 
   if (need_sad) {
-    const LumaRef & prev = self->history[o.five_frame_window ? 1 : 0];
+    const gpc::StoragePlane & prev = self->history[o.five_frame_window ? 1 : 0];
     gpc::MotionPlane p = { prev.mem, prev.offset, prev.stride };
     gpc::MotionPlane c = { cur.mem, cur.offset, cur.stride };
     if (!self->kernel->record (exec, p, c, (GstVulkanBufferMemory *) self->results,
@@ -589,7 +454,6 @@ submit_frame (GstVkVmafMotion * self, GstBuffer * buf)
       goto gpu_error_recording;
     exec->keep (GST_MINI_OBJECT_CAST (prev.holder));
   }
-  exec->keep (GST_MINI_OBJECT_CAST (cur.holder));
 
   fence = exec->submit (&error);
   if (!fence) {
@@ -803,7 +667,7 @@ gst_vk_vmaf_motion_stop (GstBaseTransform * trans)
 
   if (self->exec)
     discard_pending (self);
-  for (LumaRef & r : self->history)
+  for (gpc::StoragePlane & r : self->history)
     r.clear ();
   if (self->log && self->log->is_open ())
     close_log (self);
@@ -975,8 +839,8 @@ gst_vk_vmaf_motion_init (GstVkVmafMotion * self)
   self->post_messages = TRUE;
   self->pending = new std::deque < PendingFrame > ();
   self->times = new std::deque < FrameTime > ();
-  new (&self->history[0]) LumaRef ();
-  new (&self->history[1]) LumaRef ();
+  new (&self->history[0]) gpc::StoragePlane ();
+  new (&self->history[1]) gpc::StoragePlane ();
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
 }
 

@@ -59,6 +59,7 @@
 #include <vector>
 
 #include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkplane.h"
 #include "compute/gpcvkcontext.h"
 #include "compute/gpcvkexec.h"
 #include "vkalfkernel.h"
@@ -390,7 +391,7 @@ same_params (const gpc::VvcAlfParams & a, const gpc::VvcAlfParams & b)
 
 /* Records what makes plane @p of @buf readable as a storage buffer in @out:
  * bound directly when it is one, else copied on the GPU (Vulkan buffers and
- * images). @holder receives what keeps the plane alive. */
+ * images), through gpcvkplane. */
 static gboolean
 prepare_vulkan_plane (GstVkVvcAlf * self, GstBuffer * buf, guint p, gpc::AlfPlane * out,
     GError ** error)
@@ -421,77 +422,23 @@ prepare_vulkan_plane (GstVkVvcAlf * self, GstBuffer * buf, guint p, gpc::AlfPlan
     return FALSE;
   }
 
-  if (gst_is_vulkan_image_memory (mem)) {
-    GstVulkanImageMemory *img = (GstVulkanImageMemory *) mem;
-    if (pstride != 1 || (img->create_info.format != VK_FORMAT_R8_UNORM
-            && img->create_info.format != VK_FORMAT_R8_UINT)
-        || img->create_info.extent.width < w || img->create_info.extent.height < h) {
-      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-          "plane %u: unsupported Vulkan image (format %d, %ux%u)", p,
-          img->create_info.format, img->create_info.extent.width,
-          img->create_info.extent.height);
-      return FALSE;
-    }
-    const guint dst_stride = GST_ROUND_UP_4 (w);
-    GstBuffer *scratch = self->device_cache->acquire ((gsize) dst_stride * h, error);
-    if (!scratch)
-      return FALSE;
-    GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (scratch);
-    exec->barrier (img, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferImageCopy region = { };
-    region.bufferRowLength = dst_stride;
-    region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    region.imageSubresource.layerCount = 1;
-    region.imageExtent = { w, h, 1 };
-    vkCmdCopyImageToBuffer (exec->cmd (), img->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-        dst->buffer, 1, &region);
-    exec->keep (GST_MINI_OBJECT_CAST (scratch));
-    gst_buffer_unref (scratch);
-    *out = { dst, 0, dst_stride };
-  } else if (gst_is_vulkan_buffer_memory (mem)) {
-    GstVulkanBufferMemory *src = (GstVulkanBufferMemory *) mem;
-    gsize need = offset + (gsize) stride * (h - 1) + row_bytes;
-    if (stride < (gint) row_bytes || need > gst_memory_get_sizes (mem, NULL, NULL)) {
-      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-          "plane %u does not fit its Vulkan buffer", p);
-      return FALSE;
-    }
-    /* GstMemory offsets count from the VkBuffer's start plus mem->offset. */
-    offset += mem->offset;
-    if (gpc::vk_is_storage_buffer (mem) && (offset % 4) == 0 && (stride % 4) == 0) {
-      *out = { src, (guint32) offset, (guint32) stride };
-    } else {
-      gsize size = (gsize) stride * (h - 1) + row_bytes;
-      GstBuffer *scratch = self->device_cache->acquire (GST_ROUND_UP_4 (size), error);
-      if (!scratch)
-        return FALSE;
-      GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (scratch);
-      exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-      exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-      VkBufferCopy region = { offset, 0, size };
-      vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
-      exec->keep (GST_MINI_OBJECT_CAST (scratch));
-      gst_buffer_unref (scratch);
-      *out = { dst, 0, (guint32) stride };
-    }
-  } else {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "plane %u is neither in a Vulkan buffer nor in a Vulkan image", p);
+  /* Planes are read by this submission only: drop the holder once the
+   * commands that keep it alive are recorded. */
+  gpc::StoragePlane sp;
+  if (!gpc::vk_plane_for_compute (exec, self->device_cache, buf, mem, offset, stride,
+          row_bytes, h, pstride, &sp, error))
     return FALSE;
-  }
-  exec->barrier (out->mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  *out = { sp.mem, sp.offset, sp.stride };
+  sp.clear ();
   return TRUE;
 }
 
-/* System memory: every plane into one staging buffer (our layout: the
- * caps' strides), then one copy to device memory. */
+/* System memory: every plane into one staging buffer, then one copy to
+ * device memory (gpcvkplane). */
 static gboolean
 upload_system_frame (GstVkVvcAlf * self, GstBuffer * buf, gpc::AlfPlane planes[3],
     GError ** error)
 {
-  gpc::VkExec * exec = self->exec;
   const GstVideoInfo *info = &self->info;
   GstVideoFrame frame;
   if (!gst_video_frame_map (&frame, info, buf, GST_MAP_READ)) {
@@ -499,50 +446,22 @@ upload_system_frame (GstVkVvcAlf * self, GstBuffer * buf, gpc::AlfPlane planes[3
         "could not map the input picture");
     return FALSE;
   }
-  const gsize size = GST_VIDEO_INFO_SIZE (info);
-  GstBuffer *staging = self->staging_cache->acquire (size, error);
-  GstBuffer *dev = staging ? self->device_cache->acquire (size, error) : NULL;
-  GstMapInfo map;
-  GstMemory *smem_raw = staging ? gst_buffer_peek_memory (staging, 0) : NULL;
-  if (!dev || !gst_memory_map (smem_raw, &map, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&frame);
-    gst_clear_buffer (&staging);
-    if (dev && !*error)
-      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
-          "could not map the staging buffer");
-    gst_clear_buffer (&dev);
-    return FALSE;
-  }
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    const guint8 *src = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
-    const gint src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
-    const gint dst_stride = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
-    const gsize row = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, p) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (info, p);
-    guint8 *dst = map.data + GST_VIDEO_INFO_PLANE_OFFSET (info, p);
-    for (gint y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (info, p); y++)
-      memcpy (dst + (gsize) y * dst_stride, src + (gsize) y * src_stride, row);
-  }
-  gst_memory_unmap (smem_raw, &map);
+  const guint n = GST_VIDEO_INFO_N_PLANES (info);
+  gpc::HostPlane hp[3];
+  for (guint p = 0; p < n; p++)
+    hp[p] = { (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p),
+      (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
+      (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, p) * GST_VIDEO_INFO_COMP_PSTRIDE (info, p),
+      (guint) GST_VIDEO_INFO_COMP_HEIGHT (info, p) };
+  gpc::StoragePlane sp[3];
+  gboolean ok = gpc::vk_upload_planes (self->exec, self->staging_cache, self->device_cache,
+      hp, n, sp, error);
   gst_video_frame_unmap (&frame);
-
-  GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (staging);
-  GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (dev);
-  smem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
-  smem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
-  exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-  exec->barrier (dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  VkBufferCopy region = { 0, 0, size };
-  vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
-  exec->barrier (dmem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-  exec->keep (GST_MINI_OBJECT_CAST (staging));
-  exec->keep (GST_MINI_OBJECT_CAST (dev));
-  gst_buffer_unref (staging);
-  gst_buffer_unref (dev);
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
-    planes[p] = { dmem, (guint32) GST_VIDEO_INFO_PLANE_OFFSET (info, p),
-      (guint32) GST_VIDEO_INFO_PLANE_STRIDE (info, p) };
-  return TRUE;
+  for (guint p = 0; ok && p < n; p++)
+    planes[p] = { sp[p].mem, sp[p].offset, sp[p].stride };
+  for (guint p = 0; p < n; p++)
+    sp[p].clear ();
+  return ok;
 }
 
 /* Output buffers: one device-local storage buffer per plane (Vulkan
