@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "bench-util.h"
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvktimer.h"
@@ -39,14 +40,9 @@
 #include "vkproreskernel.h"
 
 using namespace gpc;
-using Clock = std::chrono::steady_clock;
-
-static double
-median (std::vector<double> v)
-{
-  std::sort (v.begin (), v.end ());
-  return v.empty () ? 0 : v[v.size () / 2];
-}
+using gpc_bench::Clock;
+using gpc_bench::median;
+using gpc_bench::seconds_since;
 
 struct Clip {
   std::string path, name, fourcc, variant;
@@ -464,25 +460,12 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
 
   GError *err = NULL;
-  GstVulkanInstance *instance = gst_vulkan_instance_new ();
-  if (!gst_vulkan_instance_open (instance, &err)) {
-    fprintf (stderr, "no Vulkan instance: %s\n", err->message);
+  gpc_bench::Device dev;
+  if (!gpc_bench::open_device (&dev))
     return 1;
-  }
-  const char *env = g_getenv ("GPC_VULKAN_DEVICE_INDEX");
-  GstVulkanDevice *device = gst_vulkan_device_new_with_index (instance, env ? atoi (env) : 0);
-  if (!gst_vulkan_device_open (device, &err)) {
-    fprintf (stderr, "no Vulkan device: %s\n", err->message);
-    return 1;
-  }
-  GstVulkanQueue *queue = NULL;
-  gst_vulkan_device_foreach_queue (device, [] (GstVulkanDevice *d, GstVulkanQueue *q, gpointer u) -> gboolean {
-        if (d->physical_device->queue_family_props[q->family].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-          *(GstVulkanQueue **) u = (GstVulkanQueue *) gst_object_ref (q);
-          return FALSE;
-        }
-        return TRUE;
-      }, &queue);
+  GstVulkanInstance *instance = dev.instance;
+  GstVulkanDevice *device = dev.device;
+  GstVulkanQueue *queue = dev.queue;
   VkExec *exec = VkExec::create (queue, &err);
   VkProResKernel *kernel = VkProResKernel::create (device, &err);
   VkGpuTimer *timer = VkGpuTimer::create (queue, 2 + 16, &err);
@@ -548,8 +531,5 @@ main (int argc, char **argv)
   delete timer;
   delete kernel;
   delete exec;
-  gst_object_unref (queue);
-  gst_object_unref (device);
-  gst_object_unref (instance);
   return status;
 }

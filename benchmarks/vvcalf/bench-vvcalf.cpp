@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench-util.h"
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvktimer.h"
@@ -31,23 +32,12 @@
 #include "vvcalf-ref.h"
 
 using namespace gpc;
-using Clock = std::chrono::steady_clock;
+using gpc_bench::Clock;
+using gpc_bench::median;
+using gpc_bench::seconds_since;
 
 static const unsigned kDistinct = 2; /* distinct pictures cycled through */
 static const unsigned kSingles = 8;  /* dispatches timed alone */
-
-static double
-seconds_since (Clock::time_point t)
-{
-  return std::chrono::duration<double> (Clock::now () - t).count ();
-}
-
-static double
-median (std::vector<double> v)
-{
-  std::sort (v.begin (), v.end ());
-  return v.empty () ? 0 : v[v.size () / 2];
-}
 
 /* Natural-ish 10-bit content: gradients, texture and edges (as in
  * bench-vvcalf-cpu), different per picture. */
@@ -266,32 +256,12 @@ time_pipeline (GstVulkanInstance *instance, GstVulkanDevice *device, std::vector
     frames.push_back (b);
   }
 
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  auto t0 = Clock::now ();
-  for (unsigned i = 0; i < n; i++) {
-    GstBuffer *b = gst_buffer_copy (frames[i % frames.size ()]);
-    GST_BUFFER_PTS (b) = gst_util_uint64_scale (i, GST_SECOND, 60);
-    GST_BUFFER_DURATION (b) = GST_SECOND / 60;
-    if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
-      break;
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
-  GstBus *bus = gst_element_get_bus (pipe);
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  double secs = seconds_since (t0);
-  if (!msg || GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    fprintf (stderr, "pipeline failed\n");
-    exit (1);
-  }
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-  gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (src);
+  double fps = gpc_bench::run_appsrc (pipe, "src", frames, n);
   gst_object_unref (pipe);
   for (GstBuffer *b : frames)
     gst_buffer_unref (b);
-  return n / secs;
+  return fps;
 }
 
 int
@@ -316,25 +286,12 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
 
   GError *err = NULL;
-  GstVulkanInstance *instance = gst_vulkan_instance_new ();
-  if (!gst_vulkan_instance_open (instance, &err)) {
-    fprintf (stderr, "no Vulkan instance: %s\n", err->message);
+  gpc_bench::Device dev;
+  if (!gpc_bench::open_device (&dev))
     return 1;
-  }
-  const char *env = g_getenv ("GPC_VULKAN_DEVICE_INDEX");
-  GstVulkanDevice *device = gst_vulkan_device_new_with_index (instance, env ? atoi (env) : 0);
-  if (!gst_vulkan_device_open (device, &err)) {
-    fprintf (stderr, "no Vulkan device: %s\n", err->message);
-    return 1;
-  }
-  GstVulkanQueue *queue = NULL;
-  gst_vulkan_device_foreach_queue (device, [] (GstVulkanDevice *d, GstVulkanQueue *q, gpointer u) -> gboolean {
-        if (d->physical_device->queue_family_props[q->family].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-          *(GstVulkanQueue **) u = (GstVulkanQueue *) gst_object_ref (q);
-          return FALSE;
-        }
-        return TRUE;
-      }, &queue);
+  GstVulkanInstance *instance = dev.instance;
+  GstVulkanDevice *device = dev.device;
+  GstVulkanQueue *queue = dev.queue;
   VkExec *exec = queue ? VkExec::create (queue, &err) : nullptr;
   VkAlfKernel *kernel = exec ? VkAlfKernel::create (device, &err) : nullptr;
   VkGpuTimer *timer = kernel ? VkGpuTimer::create (queue, 2 + 2 * kSingles, &err) : nullptr;
@@ -424,8 +381,5 @@ main (int argc, char **argv)
   delete timer;
   delete kernel;
   delete exec;
-  gst_object_unref (queue);
-  gst_object_unref (device);
-  gst_object_unref (instance);
   return status;
 }

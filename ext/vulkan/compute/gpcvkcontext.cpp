@@ -182,6 +182,14 @@ post_have_context (GstElement * element, GstContext * context)
       gst_message_new_have_context (GST_OBJECT_CAST (element), context));
 }
 
+GstVulkanQueue *
+gpc_vk_device_compute_queue (GstVulkanDevice * device)
+{
+  GstVulkanQueue *queue = NULL;
+  gst_vulkan_device_foreach_queue (device, find_compute_queue, &queue);
+  return queue;
+}
+
 static gint
 requested_device_index (GpcVkContext * ctx)
 {
@@ -291,8 +299,7 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
   }
 
   if (!ctx->queue) {
-    gst_vulkan_device_foreach_queue (ctx->device, find_compute_queue,
-        &ctx->queue);
+    ctx->queue = gpc_vk_device_compute_queue (ctx->device);
     if (!ctx->queue) {
       GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
           ("The Vulkan device has no queue with compute support"), (NULL));

@@ -46,6 +46,9 @@ gboolean gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx);
 void gpc_vk_element_set_device (GstElement * element,
     GstVulkanInstance * instance, GstVulkanDevice * device);
 
+/* The device's first queue with compute support (a new reference), or NULL. */
+GstVulkanQueue *gpc_vk_device_compute_queue (GstVulkanDevice * device);
+
 /* Whether `device` is a process-wide default device (kept until exit). */
 gboolean gpc_vk_device_is_process_default (GstVulkanDevice * device);
 
