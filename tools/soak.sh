@@ -2,7 +2,9 @@
 # Soak test (not part of CI): runs one element's pipeline for DURATION seconds
 # on endless input and records the process's memory (RSS) and, where
 # nvidia-smi exists, GPU memory every INTERVAL seconds. Memory must stay flat.
-#   tools/soak.sh NAME DURATION [INTERVAL]    (NAME: vkvmafmotion, ... see below)
+#   tools/soak.sh NAME DURATION [INTERVAL]
+# NAME: vkvmafmotion, vkvmafmotion-gpu, vkvvcalf, cudaflacdec, vkproresdec
+# (needs SOAK_CLIP), or anything with SOAK_PIPELINE set.
 # Writes $OUT/soak-NAME.csv (or ./soak-NAME.csv) and prints first/last/max RSS.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,6 +20,14 @@ case $name in
     pipe="videotestsrc pattern=ball ! video/x-raw,format=I420_10LE,width=1920,height=1080 ! vkvmafmotion results-location=/dev/null ! fakesink" ;;
   vkvmafmotion-gpu)
     pipe="videotestsrc pattern=ball ! video/x-raw,format=NV12,width=1920,height=1080 ! vulkanupload ! vkvmafmotion ! fakesink" ;;
+  vkvvcalf)
+    pipe="videotestsrc pattern=ball ! video/x-raw,format=I420_10LE,width=1920,height=1080 ! vkvvcalf fixed-filter-set=5 ! fakesink" ;;
+  cudaflacdec)
+    pipe="audiotestsrc wave=pink-noise ! audio/x-raw,rate=48000,channels=2 ! flacenc ! flacparse ! cudaflacdec ! fakesink" ;;
+  vkproresdec)
+    # ProRes has no encoder in GStreamer: give a long clip (SOAK_CLIP), e.g. an
+    # hour made with ffmpeg -c:v prores_ks; it plays once from start to end.
+    pipe="filesrc location=${SOAK_CLIP:?set SOAK_CLIP to a long ProRes .mov} ! qtdemux ! vkproresdec ! video/x-raw(memory:VulkanBuffer) ! vkvmafmotion ! fakesink" ;;
   *)
     if [ -n "${SOAK_PIPELINE:-}" ]; then pipe=$SOAK_PIPELINE; else echo "unknown NAME; set SOAK_PIPELINE"; exit 2; fi ;;
 esac
