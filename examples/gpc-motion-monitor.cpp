@@ -203,5 +203,9 @@ main (int argc, char **argv)
   g_main_loop_unref (app.loop);
   gst_object_unref (app.device);
   gst_object_unref (app.instance);
+  /* GStreamer may still hold the pipeline in an asynchronous call (a bin's
+   * latency recomputation); gst_deinit() waits for those, so the last
+   * Vulkan objects are not destroyed while the process exits. */
+  gst_deinit ();
   return app.status;
 }

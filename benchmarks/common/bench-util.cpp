@@ -35,6 +35,14 @@ Device::~Device ()
 bool open_device (Device *d)
 {
   GError *err = NULL;
+  /* After main's objects are gone, wait for GStreamer's asynchronous calls,
+   * which can hold the last pipeline reference, before the process exits:
+   * Vulkan objects must not be destroyed while libraries unload. */
+  static bool registered = false;
+  if (!registered) {
+    atexit ([] { gst_deinit (); });
+    registered = true;
+  }
   d->instance = gst_vulkan_instance_new ();
   if (!gst_vulkan_instance_open (d->instance, &err)) {
     fprintf (stderr, "no Vulkan instance: %s\n", err->message);

@@ -3,6 +3,8 @@
  */
 #include "vkalfkernel.h"
 
+#include "compute/gpcvkplane.h"
+
 #include <string.h>
 
 #include "vvc_alf.spv.h"
@@ -61,41 +63,8 @@ void VkAlfKernel::pack_params (const VvcAlfParams &p, uint8_t *dst)
 GstBuffer *VkAlfKernel::upload_params (VkExec *exec, const VvcAlfParams &p,
     VkBufferCache *staging_cache, VkBufferCache *device_cache, GError **error)
 {
-  const gsize size = params_size (p);
-  GstBuffer *staging = staging_cache->acquire (size, error);
-  if (!staging)
-    return nullptr;
-  GstBuffer *dev = device_cache->acquire (size, error);
-  if (!dev) {
-    gst_buffer_unref (staging);
-    return nullptr;
-  }
-  /* The cache holds a reference too: map the memory, not the buffer. */
-  GstMemory *smem_raw = gst_buffer_peek_memory (staging, 0);
-  GstMapInfo map;
-  if (!gst_memory_map (smem_raw, &map, GST_MAP_WRITE)) {
-    gst_buffer_unref (staging);
-    gst_buffer_unref (dev);
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
-        "could not map the parameter staging buffer");
-    return nullptr;
-  }
-  pack_params (p, map.data);
-  gst_memory_unmap (smem_raw, &map);
-
-  GstVulkanBufferMemory *smem = vk_buffer_memory (staging);
-  GstVulkanBufferMemory *dmem = vk_buffer_memory (dev);
-  smem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
-  smem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
-  exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-  exec->barrier (dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  VkBufferCopy region = { 0, 0, size };
-  vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
-  exec->barrier (dmem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-  exec->keep (GST_MINI_OBJECT_CAST (staging));
-  exec->keep (GST_MINI_OBJECT_CAST (dev));
-  gst_buffer_unref (staging);
-  return dev;
+  return vk_upload_bytes (exec, staging_cache, device_cache, params_size (p),
+      [&] (uint8_t *dst) { pack_params (p, dst); }, error);
 }
 
 bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane out[3],

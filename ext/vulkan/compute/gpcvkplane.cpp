@@ -102,20 +102,15 @@ bool vk_plane_for_compute (VkExec *exec, VkBufferCache *device_cache, GstBuffer 
   return true;
 }
 
-bool vk_upload_planes (VkExec *exec, VkBufferCache *staging_cache, VkBufferCache *device_cache,
-    const HostPlane *planes, guint n, StoragePlane *out, GError **error)
+GstBuffer *vk_upload_bytes (VkExec *exec, VkBufferCache *staging_cache,
+    VkBufferCache *device_cache, gsize size, const std::function<void (uint8_t *)> &fill,
+    GError **error)
 {
-  gsize offsets[8], total = 0;
-  g_return_val_if_fail (n <= 8, false);
-  for (guint p = 0; p < n; p++) {
-    offsets[p] = total;
-    total += GST_ROUND_UP_4 (planes[p].row_bytes) * planes[p].rows;
-  }
-  GstBuffer *staging = staging_cache->acquire (total, error);
-  GstBuffer *dev = staging ? device_cache->acquire (total, error) : nullptr;
+  GstBuffer *staging = staging_cache->acquire (size, error);
+  GstBuffer *dev = staging ? device_cache->acquire (size, error) : nullptr;
   if (!dev) {
     gst_clear_buffer (&staging);
-    return false;
+    return nullptr;
   }
   /* The cache holds a reference too: map the memory, not the buffer. */
   GstMemory *smem_raw = gst_buffer_peek_memory (staging, 0);
@@ -125,14 +120,9 @@ bool vk_upload_planes (VkExec *exec, VkBufferCache *staging_cache, VkBufferCache
     gst_buffer_unref (dev);
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
         "could not map the staging buffer");
-    return false;
+    return nullptr;
   }
-  for (guint p = 0; p < n; p++) {
-    const gsize dst_stride = GST_ROUND_UP_4 (planes[p].row_bytes);
-    for (guint y = 0; y < planes[p].rows; y++)
-      memcpy (map.data + offsets[p] + y * dst_stride, planes[p].data + y * planes[p].stride,
-          planes[p].row_bytes);
-  }
+  fill (map.data);
   gst_memory_unmap (smem_raw, &map);
 
   GstVulkanBufferMemory *smem = vk_buffer_memory (staging);
@@ -141,12 +131,36 @@ bool vk_upload_planes (VkExec *exec, VkBufferCache *staging_cache, VkBufferCache
   smem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
   exec->barrier (smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
   exec->barrier (dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  VkBufferCopy region = { 0, 0, total };
+  VkBufferCopy region = { 0, 0, size };
   vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
   exec->barrier (dmem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
   exec->keep (GST_MINI_OBJECT_CAST (staging));
   exec->keep (GST_MINI_OBJECT_CAST (dev));
   gst_buffer_unref (staging);
+  return dev;
+}
+
+bool vk_upload_planes (VkExec *exec, VkBufferCache *staging_cache, VkBufferCache *device_cache,
+    const HostPlane *planes, guint n, StoragePlane *out, GError **error)
+{
+  gsize offsets[8], total = 0;
+  g_return_val_if_fail (n <= 8, false);
+  for (guint p = 0; p < n; p++) {
+    offsets[p] = total;
+    total += GST_ROUND_UP_4 (planes[p].row_bytes) * planes[p].rows;
+  }
+  GstBuffer *dev = vk_upload_bytes (exec, staging_cache, device_cache, total,
+      [&] (uint8_t *dst) {
+        for (guint p = 0; p < n; p++) {
+          const gsize dst_stride = GST_ROUND_UP_4 (planes[p].row_bytes);
+          for (guint y = 0; y < planes[p].rows; y++)
+            memcpy (dst + offsets[p] + y * dst_stride, planes[p].data + y * planes[p].stride,
+                planes[p].row_bytes);
+        }
+      }, error);
+  if (!dev)
+    return false;
+  GstVulkanBufferMemory *dmem = vk_buffer_memory (dev);
   for (guint p = 0; p < n; p++) {
     out[p].clear ();
     out[p] = { dmem, (uint32_t) offsets[p], (uint32_t) GST_ROUND_UP_4 (planes[p].row_bytes),

@@ -14,6 +14,7 @@
 #include "gpcvkbuffer.h"
 #include "gpcvkexec.h"
 
+#include <functional>
 #include <vector>
 
 namespace gpc {
@@ -34,6 +35,13 @@ struct StoragePlane {
 bool vk_plane_for_compute (VkExec *exec, VkBufferCache *device_cache, GstBuffer *buf,
     GstMemory *mem, gsize offset, gint stride, gsize row_bytes, guint rows,
     guint texel_bytes, StoragePlane *out, GError **error);
+
+/* Uploads `size` bytes that `fill` writes into a staging buffer to a
+ * device-local storage buffer, ready for SHADER_READ; returns that buffer (a
+ * reference the caller owns), kept alive until the submission's fence. */
+GstBuffer *vk_upload_bytes (VkExec *exec, VkBufferCache *staging_cache,
+    VkBufferCache *device_cache, gsize size, const std::function<void (uint8_t *)> &fill,
+    GError **error);
 
 /* A plane in host memory. */
 struct HostPlane {
