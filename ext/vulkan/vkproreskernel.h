@@ -72,8 +72,11 @@ class VkProResKernel {
 
   GstVulkanDevice *device_ = nullptr;
   uint32_t max_groups_x_ = 65535;
-  uint32_t wg_ = 64;     /* invocations per slice (workgroup) */
-  uint32_t spread_ = 0;  /* entropy decoders: 0 lanes 0-2 of one subgroup, 1 one subgroup each */
+  /* Defaults measured on an H100 (docs/performance.md): 128 invocations with
+   * one subgroup per entropy decoder beat 64 / 256 and the packed layout at
+   * 1080p and 2160p HQ. 128 is within every Vulkan device's limits. */
+  uint32_t wg_ = 128;    /* invocations per slice (workgroup) */
+  uint32_t spread_ = 1;  /* entropy decoders: 0 lanes 0-2 of one subgroup, 1 one subgroup each */
   std::map<uint32_t, VkKernel *> kernels_;
   VkKernel *pack_ = nullptr;
 };
