@@ -161,7 +161,7 @@ struct _GstVkProResDec
   gpc::VkProResKernel *kernel;
   gpc::VkBufferCache *device_cache;
   gpc::VkBufferCache *staging_cache;
-  gpc::HostReadCache *download_cache;
+  gpc::VkBufferCache *download_cache; /* host-read memory */
   gpc::ParallelCopy *copier;
   GstMemory *status;            /* N_SLOTS x 4 words, host-visible */
   GstMapInfo status_map;        /* mapped from start to stop */
@@ -980,7 +980,7 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
   }
   self->device_cache = new gpc::VkBufferCache (self->vk.device, false);
   self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
-  self->download_cache = new gpc::HostReadCache (self->vk.device);
+  self->download_cache = new gpc::VkBufferCache (self->vk.device, gpc::VkMemKind::HostRead);
   if (!self->copier)
     self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
   self->submitted = 0;

@@ -12,8 +12,6 @@
 #include <gst/video/video.h>
 #include "compute/gpcvk.h"
 
-#include <mutex>
-#include <vector>
 
 #include "prores-frame.h"
 #include "prores-gpu-layout.h"
@@ -72,22 +70,5 @@ ProResGpuLayout prores_vk_output_layout (const ProResOutConfig &c);
  * per plane and a GstVideoMeta with the padded strides. */
 GstBufferPool *prores_vk_pool_new (GstVulkanDevice *device, const GstVideoInfo *info,
     const ProResGpuLayout &layout, uint32_t n_planes);
-
-/* Recycled host-visible storage buffers that the CPU reads (downloads):
- * host-cached memory where the device has it, since reading uncached
- * (write-combined) memory runs at a small fraction of the speed. A buffer
- * is free again when only the cache holds it (as gpc::VkBufferCache). */
-class HostReadCache {
- public:
-  explicit HostReadCache (GstVulkanDevice *device);
-  ~HostReadCache ();
-  GstBuffer *acquire (gsize size, GError **error);
-  void trim ();
-
- private:
-  GstVulkanDevice *device_;
-  std::mutex lock_;
-  std::vector<GstBuffer *> all_;
-};
 
 } // namespace gpc

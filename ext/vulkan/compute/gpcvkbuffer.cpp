@@ -19,14 +19,27 @@ GstMemory *vk_storage_alloc (GstVulkanDevice *device, gsize size, bool host_visi
   return mem;
 }
 
+GstMemory *vk_storage_alloc (GstVulkanDevice *device, gsize size, VkMemKind kind,
+    GError **error)
+{
+  if (kind == VkMemKind::HostRead) {
+    GstMemory *mem = gst_vulkan_buffer_memory_alloc (device, size, kStorageUsage,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+        VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    if (mem)
+      return mem;
+  }
+  return vk_storage_alloc (device, size, kind != VkMemKind::Device, error);
+}
+
 bool vk_is_storage_buffer (GstMemory *mem)
 {
   return mem && gst_is_vulkan_buffer_memory (mem) &&
       (((GstVulkanBufferMemory *) mem)->usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
 }
 
-VkBufferCache::VkBufferCache (GstVulkanDevice *device, bool host_visible)
-    : device_ ((GstVulkanDevice *) gst_object_ref (device)), host_visible_ (host_visible)
+VkBufferCache::VkBufferCache (GstVulkanDevice *device, VkMemKind kind)
+    : device_ ((GstVulkanDevice *) gst_object_ref (device)), kind_ (kind)
 {
 }
 
@@ -45,7 +58,7 @@ GstBuffer *VkBufferCache::acquire (gsize size, GError **error)
     if (GST_MINI_OBJECT_REFCOUNT_VALUE (b) == 1 && gst_buffer_get_size (b) >= size)
       return gst_buffer_ref (b);
   }
-  GstMemory *mem = vk_storage_alloc (device_, size, host_visible_, error);
+  GstMemory *mem = vk_storage_alloc (device_, size, kind_, error);
   if (!mem)
     return nullptr;
   GstBuffer *b = gst_buffer_new ();

@@ -24,6 +24,18 @@ constexpr VkBufferUsageFlags kStorageUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT 
 GstMemory *vk_storage_alloc (GstVulkanDevice *device, gsize size, bool host_visible,
     GError **error);
 
+/* Where a buffer lives, by who touches it. */
+enum class VkMemKind {
+  Device,    /* device-local: shaders only */
+  HostWrite, /* host-visible, coherent: staging uploads, small results */
+  HostRead,  /* host-visible, cached where the device has it: downloads the
+              * CPU reads (uncached, write-combined memory reads slowly) */
+};
+
+/* The same, by kind. */
+GstMemory *vk_storage_alloc (GstVulkanDevice *device, gsize size, VkMemKind kind,
+    GError **error);
+
 /* Whether `mem` is a Vulkan buffer our shaders can bind directly. */
 bool vk_is_storage_buffer (GstMemory *mem);
 
@@ -31,7 +43,9 @@ bool vk_is_storage_buffer (GstMemory *mem);
  * the cache by itself when its last user drops it. */
 class VkBufferCache {
  public:
-  VkBufferCache (GstVulkanDevice *device, bool host_visible);
+  VkBufferCache (GstVulkanDevice *device, VkMemKind kind);
+  VkBufferCache (GstVulkanDevice *device, bool host_visible)
+      : VkBufferCache (device, host_visible ? VkMemKind::HostWrite : VkMemKind::Device) {}
   ~VkBufferCache ();
   /* A buffer holding one GstVulkanBufferMemory of at least `size` bytes. */
   GstBuffer *acquire (gsize size, GError **error);
@@ -40,7 +54,7 @@ class VkBufferCache {
 
  private:
   GstVulkanDevice *device_;
-  bool host_visible_;
+  VkMemKind kind_;
   std::mutex lock_;
   std::vector<GstBuffer *> all_;
 };
