@@ -11,7 +11,13 @@ log=$(mktemp)
 rc=$?
 grep -E "seed|Checks|SKIP" "$log"
 if [ $rc -eq 77 ]; then rm -f "$log"; exit 77; fi
-if [ $rc -ne 0 ]; then tail -20 "$log"; rm -f "$log"; exit $rc; fi
+if [ $rc -ne 0 ]; then
+  tail -20 "$log"
+  # The tracer's own warning is fatal under gst-check: show what it listed.
+  grep -oE 'type-name=\(string\)[A-Za-z]+' "$log" | sort | uniq -c | sort -rn | head -20
+  grep -E 'object-alive|object-refings|refing' "$log" | head -40
+  rm -f "$log"; exit $rc
+fi
 alive=$(grep -oE 'listed [0-9]+ alive' "$log" | grep -oE '[0-9]+' | tail -1)
 if [ -z "$alive" ]; then echo "check-leaks: the leaks tracer did not report"; rm -f "$log"; exit 1; fi
 if [ "$alive" != 0 ]; then

@@ -108,16 +108,98 @@ static GMutex shared_lock;
 static GstVulkanInstance *shared_instance;
 static GstVulkanDevice *shared_devices[MAX_SHARED_DEVICES];
 
+/* A GstVulkanDisplay whose event thread already runs its main loop.
+ * GStreamer 1.22 starts that loop after the constructor returns, and a
+ * display finalized before the loop runs waits forever for it to quit (seen
+ * as a hang in pipeline teardown). An idle callback on the display's context
+ * runs only inside the running loop. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean running;
+} LoopStarted;
+
+static gboolean
+mark_loop_running (gpointer data)
+{
+  LoopStarted *s = (LoopStarted *) data;
+  g_mutex_lock (&s->lock);
+  s->running = TRUE;
+  g_cond_signal (&s->cond);
+  g_mutex_unlock (&s->lock);
+  return G_SOURCE_REMOVE;
+}
+
+static GstVulkanDisplay *
+new_running_display (GstVulkanInstance * instance)
+{
+  GstVulkanDisplay *display = gst_vulkan_display_new (instance);
+  if (!display->main_context)
+    return display;
+  LoopStarted s;
+  g_mutex_init (&s.lock);
+  g_cond_init (&s.cond);
+  s.running = FALSE;
+  GSource *idle = g_idle_source_new ();
+  g_source_set_callback (idle, mark_loop_running, &s, NULL);
+  g_source_attach (idle, display->main_context);
+  g_source_unref (idle);
+  g_mutex_lock (&s.lock);
+  while (!s.running)
+    g_cond_wait (&s.cond, &s.lock);
+  g_mutex_unlock (&s.lock);
+  g_mutex_clear (&s.lock);
+  g_cond_clear (&s.cond);
+  return display;
+}
+
+static GstVulkanDisplay *shared_display;
+
+static GstVulkanDisplay *
+get_shared_display (GstVulkanInstance * instance)
+{
+  g_mutex_lock (&shared_lock);
+  if (!shared_display) {
+    shared_display = new_running_display (instance);
+    GST_OBJECT_FLAG_SET (shared_display, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+  }
+  GstVulkanDisplay *ret = (GstVulkanDisplay *) gst_object_ref (shared_display);
+  g_mutex_unlock (&shared_lock);
+  return ret;
+}
+
+/* Drops the process's references at exit, before gst-check's and the leaks
+ * tracer's own exit handlers (registered earlier, so run later): the device
+ * takes down with it what it collected from every element that used it
+ * (fence cache, cached fences), and whatever is still alive after it is a
+ * real leak. Elements still running hold references of their own. */
+static void
+release_shared_at_exit (void)
+{
+  g_mutex_lock (&shared_lock);
+  gst_clear_object (&shared_display);
+  for (guint i = 0; i < MAX_SHARED_DEVICES; i++)
+    gst_clear_object (&shared_devices[i]);
+  gst_clear_object (&shared_instance);
+  g_mutex_unlock (&shared_lock);
+}
+
 static GstVulkanInstance *
 get_shared_instance (GError ** error)
 {
+  static gboolean exit_handler;
   GstVulkanInstance *ret = NULL;
   g_mutex_lock (&shared_lock);
   if (!shared_instance) {
     GstVulkanInstance *i = gst_vulkan_instance_new ();
     if (gst_vulkan_instance_open (i, error)) {
+      /* For applications that call gst_deinit() (and so run the leaks
+       * tracer) before exit. */
       GST_OBJECT_FLAG_SET (i, GST_OBJECT_FLAG_MAY_BE_LEAKED);
       shared_instance = i;
+      if (!exit_handler)
+        exit_handler = atexit (release_shared_at_exit) == 0;
     } else {
       gst_object_unref (i);
     }
@@ -161,17 +243,6 @@ gpc_vk_element_set_device (GstElement * element, GstVulkanInstance * instance,
   gst_context_set_vulkan_device (c, device);
   gst_element_set_context (element, c);
   gst_context_unref (c);
-}
-
-gboolean
-gpc_vk_device_is_process_default (GstVulkanDevice * device)
-{
-  gboolean ret = FALSE;
-  g_mutex_lock (&shared_lock);
-  for (guint i = 0; i < MAX_SHARED_DEVICES; i++)
-    ret |= shared_devices[i] == device;
-  g_mutex_unlock (&shared_lock);
-  return ret;
 }
 
 static void
@@ -239,6 +310,31 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
     } else {
       GstContext *c = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
       gst_context_set_vulkan_instance (c, ctx->instance);
+      post_have_context (element, c);
+    }
+  }
+
+  /* The display (a window-system connection compute does not use, but
+   * which GStreamer's Vulkan elements exchange with the instance): a
+   * neighbour's, else one whose event loop is known to run (see
+   * new_running_display), the process-wide one on the process-wide
+   * instance. gst_vulkan_ensure_element_data then finds it. */
+  if (!ctx->display)
+    gst_vulkan_display_run_context_query (element, &ctx->display);
+  if (!ctx->display) {
+    GstVulkanDisplay *display = ctx->instance == shared_instance ?
+        get_shared_display (ctx->instance) : new_running_display (ctx->instance);
+    GST_OBJECT_LOCK (element);
+    if (!ctx->display) {
+      ctx->display = display;
+      display = NULL;
+    }
+    GST_OBJECT_UNLOCK (element);
+    if (display) {
+      gst_object_unref (display);
+    } else {
+      GstContext *c = gst_context_new (GST_VULKAN_DISPLAY_CONTEXT_TYPE_STR, TRUE);
+      gst_context_set_vulkan_display (c, ctx->display);
       post_have_context (element, c);
     }
   }

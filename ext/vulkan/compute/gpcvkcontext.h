@@ -49,9 +49,6 @@ void gpc_vk_element_set_device (GstElement * element,
 /* The device's first queue with compute support (a new reference), or NULL. */
 GstVulkanQueue *gpc_vk_device_compute_queue (GstVulkanDevice * device);
 
-/* Whether `device` is a process-wide default device (kept until exit). */
-gboolean gpc_vk_device_is_process_default (GstVulkanDevice * device);
-
 /* Installs the standard "device-index" property on a class. */
 void gpc_vk_context_install_properties (GObjectClass * klass, guint prop_id);
 

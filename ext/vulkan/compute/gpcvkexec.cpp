@@ -18,7 +18,6 @@ VkExec *VkExec::create (GstVulkanQueue *queue, GError **error)
     return nullptr;
   }
   e->trash_ = gst_vulkan_trash_fence_list_new ();
-  e->default_device_ = gpc_vk_device_is_process_default (queue->device);
   return e;
 }
 
@@ -176,12 +175,6 @@ GstVulkanFence *VkExec::submit (GError **error)
   fence = gst_vulkan_device_create_fence (queue_->device, error);
   if (!fence)
     goto fail;
-  /* The fences of a process-wide device live in its cache until exit. */
-  if (default_device_) {
-    GST_MINI_OBJECT_FLAG_SET (fence, GST_MINI_OBJECT_FLAG_MAY_BE_LEAKED);
-    if (fence->cache)
-      GST_OBJECT_FLAG_SET (fence->cache, GST_OBJECT_FLAG_MAY_BE_LEAKED);
-  }
   {
     VkCommandBuffer cb = ((GstVulkanCommandBuffer *) held->objs.back ())->cmd;
     VkSubmitInfo si = {};

@@ -67,7 +67,6 @@ class VkExec {
   GstVulkanCommandPool *pool_ = nullptr;
   GstVulkanTrashList *trash_ = nullptr;
   GstVulkanCommandBuffer *cmd_ = nullptr;
-  bool default_device_ = false;
   std::vector<GstMiniObject *> keep_;
   std::vector<std::pair<VkKernel *, VkDescriptorSet>> sets_;
 };
