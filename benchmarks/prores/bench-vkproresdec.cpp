@@ -33,7 +33,7 @@
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvktimer.h"
-#include "parallelcopy.h"
+#include "gpc-parallel-copy.h"
 #include "prores-decoder.h"
 #include "prores-gpu-layout.h"
 #include "prores-test-util.h"

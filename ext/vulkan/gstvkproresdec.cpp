@@ -48,7 +48,7 @@
 #include "prores-frame.h"
 #include "prores-gpu-layout.h"
 #include "vkproreskernel.h"
-#include "parallelcopy.h"
+#include "gpc-parallel-copy.h"
 #include "vkproresoutput.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_prores_dec_debug);

@@ -17,7 +17,7 @@
 
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
-#include "parallelcopy.h"
+#include "gpc-parallel-copy.h"
 #include "prores-gpu-layout.h"
 
 namespace gpc {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "flac-format.h"
-#include "flac-threadpool.h"
+#include "gpc-threadpool.h"
 
 namespace gpc {
 namespace flac {

@@ -2,8 +2,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A fixed set of worker threads running parallel_for over an index range.
- * Workers pull indices from an atomic counter, so uneven frame sizes balance
- * themselves. The calling thread works too. Host only.
+ * Workers pull indices from an atomic counter, so uneven items (FLAC frames
+ * of different sizes) balance themselves. The calling thread works too.
+ * Host only. Shared by the FLAC CPU backend and locator and by the large
+ * copies of gpc-parallel-copy.h.
  */
 #pragma once
 
@@ -17,7 +19,6 @@
 #include <vector>
 
 namespace gpc {
-namespace flac {
 
 class ThreadPool {
  public:
@@ -47,5 +48,4 @@ class ThreadPool {
   bool quit_ = false;
 };
 
-} // namespace flac
 } // namespace gpc

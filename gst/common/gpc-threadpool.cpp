@@ -1,10 +1,9 @@
 /* gst-gpucodecs
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "flac-threadpool.h"
+#include "gpc-threadpool.h"
 
 namespace gpc {
-namespace flac {
 
 ThreadPool::ThreadPool (unsigned threads)
 {
@@ -81,5 +80,4 @@ void ThreadPool::parallel_for (size_t n, const std::function<void (size_t, unsig
   fn_ = nullptr;
 }
 
-} // namespace flac
 } // namespace gpc
