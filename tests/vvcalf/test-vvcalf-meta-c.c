@@ -2,12 +2,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * gstvvcalfmeta.h from plain C, as a VVC decoder would use it: describe a
- * picture, attach it, read it back downstream, validate.
+ * picture, attach it, read it back downstream, validate. Built with the
+ * installed include path and linked with libgstgpucodecs-1.0 alone, as an
+ * application outside this project would be.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "gstvvcalfmeta.h"
+#include <gst/gpucodecs/gstvvcalfmeta.h>
 
 #define CHECK(c)                                                        \
   do {                                                                  \

@@ -10,6 +10,8 @@
 
 #include <gst/gst.h>
 
+#include "gpucodecs-prelude.h"
+
 G_BEGIN_DECLS
 
 #define GST_VMAF_MOTION_META_API_TYPE (gst_vmaf_motion_meta_api_get_type ())
@@ -35,10 +37,10 @@ struct _GstVmafMotionMeta {
   gdouble motion;
 };
 
-GType gst_vmaf_motion_meta_api_get_type (void);
-const GstMetaInfo *gst_vmaf_motion_meta_get_info (void);
+GST_GPUCODECS_API GType gst_vmaf_motion_meta_api_get_type (void);
+GST_GPUCODECS_API const GstMetaInfo *gst_vmaf_motion_meta_get_info (void);
 
-GstVmafMotionMeta *gst_buffer_add_vmaf_motion_meta (GstBuffer * buffer,
+GST_GPUCODECS_API GstVmafMotionMeta *gst_buffer_add_vmaf_motion_meta (GstBuffer * buffer,
     guint64 index, guint64 sad, gboolean has_sad, gdouble motion);
 
 #define gst_buffer_get_vmaf_motion_meta(b) \

@@ -19,6 +19,8 @@
 
 #include <gst/gst.h>
 
+#include "gpucodecs-prelude.h"
+
 G_BEGIN_DECLS
 
 #define GST_VVC_ALF_MAX_APS 8           /* aps_adaptation_parameter_set_id 0..7 */
@@ -101,28 +103,28 @@ typedef struct {
 /* Sets up @info for a picture (every other field zero, every CTB off with APS
  * ids -1) and allocates its CTB array (g_new0); free with gst_vvc_alf_info_clear.
  * Returns FALSE (and leaves @info empty) when the geometry is unusable. */
-gboolean gst_vvc_alf_info_init (GstVvcAlfInfo * info, guint width, guint height,
+GST_GPUCODECS_API gboolean gst_vvc_alf_info_init (GstVvcAlfInfo * info, guint width, guint height,
     GstVvcAlfChromaFormat chroma_format, guint bit_depth, guint ctb_size);
-void gst_vvc_alf_info_clear (GstVvcAlfInfo * info);
+GST_GPUCODECS_API void gst_vvc_alf_info_clear (GstVvcAlfInfo * info);
 /* Deep copy; @dest must be cleared or uninitialised. */
-void gst_vvc_alf_info_copy (GstVvcAlfInfo * dest, const GstVvcAlfInfo * src);
+GST_GPUCODECS_API void gst_vvc_alf_info_copy (GstVvcAlfInfo * dest, const GstVvcAlfInfo * src);
 /* The full validation that vkvvcalf applies. On failure returns FALSE and,
  * if @error is not NULL, a message to free with g_free. */
-gboolean gst_vvc_alf_info_validate (const GstVvcAlfInfo * info, gchar ** error);
+GST_GPUCODECS_API gboolean gst_vvc_alf_info_validate (const GstVvcAlfInfo * info, gchar ** error);
 
 typedef struct {
   GstMeta meta;
   GstVvcAlfInfo info;
 } GstVvcAlfMeta;
 
-GType gst_vvc_alf_meta_api_get_type (void);
+GST_GPUCODECS_API GType gst_vvc_alf_meta_api_get_type (void);
 #define GST_VVC_ALF_META_API_TYPE (gst_vvc_alf_meta_api_get_type ())
-const GstMetaInfo *gst_vvc_alf_meta_get_info (void);
+GST_GPUCODECS_API const GstMetaInfo *gst_vvc_alf_meta_get_info (void);
 #define GST_VVC_ALF_META_INFO (gst_vvc_alf_meta_get_info ())
 
 /* Attaches a deep copy of @info to @buffer (which must be writable). */
-GstVvcAlfMeta *gst_buffer_add_vvc_alf_meta (GstBuffer * buffer,
+GST_GPUCODECS_API GstVvcAlfMeta *gst_buffer_add_vvc_alf_meta (GstBuffer * buffer,
     const GstVvcAlfInfo * info);
-GstVvcAlfMeta *gst_buffer_get_vvc_alf_meta (GstBuffer * buffer);
+GST_GPUCODECS_API GstVvcAlfMeta *gst_buffer_get_vvc_alf_meta (GstBuffer * buffer);
 
 G_END_DECLS
