@@ -31,6 +31,7 @@
 #include <gst/tag/tag.h>
 #include <string.h>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -154,6 +155,17 @@ struct DecState {
   bool trim_pending = false;
   uint64_t trim_to_sample = 0;
   uint64_t trim_left = 0;      /* samples still to drop */
+  /* Refinement of an unframed seek that landed after its target (a byte
+   * estimate without seek table): the seek being refined, its last byte
+   * position and tries; `reseeking` drops input until the new seek's flush. */
+  GstClockTime seek_target = GST_CLOCK_TIME_NONE;
+  uint64_t seek_byte = 0;
+  gint64 seek_file_bytes = 0;
+  GstSeekFlags seek_flags = GST_SEEK_FLAG_NONE;
+  guint32 seek_seqnum = 0;
+  int seek_tries = 0;
+  std::atomic<bool> reseeking {false};
+  bool eos_held = false; /* an EOS that came while reseeking (object lock) */
   /* effective sizes (properties, or their auto values for the backend) */
   guint batch_frames = 0;
   guint chunk_size = 0;
@@ -625,6 +637,72 @@ static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
 /* ------------------------------------------------------------------------ */
 /* Unframed input (a FLAC file)                                              */
 
+struct Reseek {
+  GstClockTime target;
+  uint64_t byte;
+  GstSeekFlags flags;
+  guint32 seqnum;
+};
+
+/* Off the streaming thread (a flushing seek must not come from it). */
+static void reseek_async (GstElement *element, gpointer data)
+{
+  GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (element);
+  Reseek *r = (Reseek *) data;
+  GST_OBJECT_LOCK (self);
+  if (self->st)
+    self->st->seek_time = r->target;
+  GST_OBJECT_UNLOCK (self);
+  GstEvent *ev = gst_event_new_seek (1.0, GST_FORMAT_BYTES, r->flags, GST_SEEK_TYPE_SET, (gint64) r->byte,
+      GST_SEEK_TYPE_NONE, -1);
+  gst_event_set_seqnum (ev, r->seqnum);
+  if (!gst_pad_push_event (GST_AUDIO_DECODER_SINK_PAD (self), ev)) {
+    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Seek is not exact"),
+        ("upstream refused the byte seek to %" G_GUINT64_FORMAT " that would have landed before %"
+            GST_TIME_FORMAT, r->byte, GST_TIME_ARGS (r->target)));
+    bool eos = false;
+    GST_OBJECT_LOCK (self);
+    if (self->st) {
+      self->st->seek_time = GST_CLOCK_TIME_NONE;
+      self->st->reseeking = false;
+      eos = self->st->eos_held;
+      self->st->eos_held = false;
+    }
+    GST_OBJECT_UNLOCK (self);
+    if (eos)
+      gst_pad_push_event (GST_AUDIO_DECODER_SRC_PAD (self), gst_event_new_eos ());
+  }
+}
+
+/* The byte seek of an unframed TIME seek (an estimate, no seek table point
+ * before the target) landed at sample `first`, after the target: seeks
+ * again, earlier by twice the overshoot at the stream's mean bitrate plus a
+ * margin, and after three tries from the first frame, which always lands
+ * before. Returns whether a new seek is on its way. */
+static bool seek_earlier (GstCudaFlacDec *self, uint64_t first)
+{
+  DecState *st = self->st;
+  const uint64_t audio = st->md.audio_offset;
+  if (!GST_CLOCK_TIME_IS_VALID (st->seek_target) || st->seek_byte <= audio || st->seek_tries >= 4 ||
+      !st->info.total_samples || st->seek_file_bytes <= (gint64) audio)
+    return false;
+  const double bytes_per_sample = (double) (st->seek_file_bytes - audio) / st->info.total_samples;
+  const uint64_t over = (uint64_t) (2.0 * bytes_per_sample * (first - st->trim_to_sample));
+  const uint64_t margin = MAX ((uint64_t) st->info.max_framesize * 4, (uint64_t) 256 * 1024);
+  uint64_t byte = audio;
+  if (++st->seek_tries < 4 && st->seek_byte > audio + over + margin)
+    byte = st->seek_byte - over - margin;
+  GST_INFO_OBJECT (self, "seek landed at sample %" G_GUINT64_FORMAT ", after its target %" G_GUINT64_FORMAT
+      ": seeking again from byte %" G_GUINT64_FORMAT " (try %d)", first, st->trim_to_sample, byte,
+      st->seek_tries);
+  st->seek_byte = byte;
+  st->reseeking = true;
+  Reseek *r = g_new (Reseek, 1);
+  *r = Reseek { st->seek_target, byte, st->seek_flags, st->seek_seqnum };
+  gst_element_call_async (GST_ELEMENT (self), reseek_async, r, g_free);
+  return true;
+}
+
 static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
 {
   DecState *st = self->st;
@@ -640,6 +718,14 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
   {
     StageTimer timer (&st->stage_s[kStageLocate]);
     st->locator->locate (st->bytes.data (), st->bytes.size (), final, &lr);
+  }
+  if (st->trim_pending && !lr.frames.empty () && lr.frames.front ().first_sample > st->trim_to_sample &&
+      seek_earlier (self, lr.frames.front ().first_sample)) {
+    /* landed after the target: everything until the new seek's flush goes */
+    st->bytes.clear ();
+    int n = st->pending_in;
+    st->pending_in = 0;
+    return n ? gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n) : GST_FLOW_OK;
   }
   std::unique_ptr<Batch> b (new Batch);
   b->fmt.defaults = st->locator->params ().defaults ();
@@ -719,6 +805,8 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
 static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
 {
   DecState *st = self->st;
+  if (st->reseeking)
+    return gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1);
   size_t old = st->bytes.size ();
   size_t n = gst_buffer_get_size (buf);
   {
@@ -865,6 +953,8 @@ static void reset_stream_state (DecState *st)
   st->bytes.clear ();
   st->pending_in = 0;
   st->trim_left = 0;
+  st->reseeking = false;
+  st->eos_held = false;
   if (st->in_flight) {
     /* discard the GPU batch: wait for its slot, drop the result */
     const uint8_t *pcm;
@@ -969,6 +1059,13 @@ static gboolean gst_cuda_flac_dec_src_event (GstAudioDecoder *dec, GstEvent *eve
       GST_SEEK_TYPE_NONE, -1);
   gst_event_set_seqnum (bytes, gst_event_get_seqnum (event));
   st->seek_time = start;
+  /* refinement (seek_earlier), only where the position was estimated */
+  st->seek_target = from_table ? GST_CLOCK_TIME_NONE : (GstClockTime) start;
+  st->seek_byte = byte;
+  st->seek_file_bytes = file_bytes;
+  st->seek_flags = flags;
+  st->seek_seqnum = gst_event_get_seqnum (event);
+  st->seek_tries = 0;
   gboolean ok = gst_pad_push_event (GST_AUDIO_DECODER_SINK_PAD (self), bytes);
   if (!ok)
     st->seek_time = GST_CLOCK_TIME_NONE;
@@ -982,8 +1079,21 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
   if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
     event = time_segment_from_bytes (self, event);
   if (self->st) {
-    if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+    if (GST_EVENT_TYPE (event) == GST_EVENT_EOS) {
+      /* Upstream reached its end while a refined seek is on its way (the
+       * data was dropped): that seek's flush restarts the stream. */
+      bool hold = false;
+      GST_OBJECT_LOCK (self);
+      if (self->st->reseeking)
+        hold = self->st->eos_held = true;
+      GST_OBJECT_UNLOCK (self);
+      if (hold) {
+        GST_DEBUG_OBJECT (self, "holding EOS: a refined seek is on its way");
+        gst_event_unref (event);
+        return TRUE;
+      }
       self->st->at_eos = true;
+    }
     else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START) {
       self->st->at_eos = false;
     }
@@ -1049,10 +1159,13 @@ static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec)
       g_string_append_printf (times, "%s%s %.3f s", i ? ", " : "", kStageNames[i], self->st->stage_s[i]);
     GST_INFO_OBJECT (self, "time in the streaming thread by stage: %s", times->str);
     g_string_free (times, TRUE);
-    reset_stream_state (self->st);
-    self->st->cuda.close ();
-    delete self->st;
+    DecState *st = self->st;
+    GST_OBJECT_LOCK (self); /* reseek_async may look */
     self->st = NULL;
+    GST_OBJECT_UNLOCK (self);
+    reset_stream_state (st);
+    st->cuda.close ();
+    delete st;
   }
 #ifdef GPC_HAVE_CUDA_KERNELS
   gst_clear_object (&self->cuda_ctx);

@@ -342,6 +342,42 @@ GST_START_TEST (test_seek_unframed)
 }
 GST_END_TEST;
 
+GST_START_TEST (test_seek_unframed_refined)
+{
+  /* No seek table and a bitrate far from uniform (60 s of silence, then
+   * 30 s of music): the proportional byte estimate for 80 s lands seconds
+   * late, and the element must seek again, earlier, until it lands before
+   * the target, then trim to it exactly. */
+  if (!g_have_flac_tool) {
+    printf ("SKIP (part): refined unframed seek needs the flac tool\n");
+    return;
+  }
+  const unsigned rate = 44100, silence = 60 * rate;
+  std::string base = g_dir + "/late-seek";
+  gpc_test::Rng rng = gpc_test::rng ("late-seek");
+  std::vector<int32_t> pcm (silence * 2, 0);
+  std::vector<int32_t> tail = flac_test::music (rng, 2, 16, rate, 30 * rate, false);
+  pcm.insert (pcm.end (), tail.begin (), tail.end ());
+  flac_test::write_file (base + ".raw", flac_test::to_raw (pcm, 16));
+  fail_unless (flac_test::encode (base + ".raw", base + ".flac", 2, 16, rate, "-5 --no-seektable"));
+  const std::string path = base + ".flac";
+  const GstClockTime pos = 80 * GST_SECOND;
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  Decoded a = run_pipeline (src (path) + " ! " + dec ("chunk-size=262144"), pos);
+  fail_unless (a.error.empty (), "%s", a.error.c_str ());
+  fail_unless (!a.pts.empty (), "no output after the seek");
+  fail_unless (a.pts[0] == pos, "first pts %" GST_TIME_FORMAT, GST_TIME_ARGS (a.pts[0]));
+  const size_t off = (size_t) gst_util_uint64_scale (pos, rate, GST_SECOND) * 4;
+  fail_unless (off + a.pcm.size () == ref.pcm.size (), "%zu bytes after the seek, %zu expected", a.pcm.size (),
+      ref.pcm.size () - off);
+  fail_unless (memcmp (a.pcm.data (), ref.pcm.data () + off, a.pcm.size ()) == 0,
+      "audio after a refined unframed seek differs");
+  for (const std::string &w : a.warnings)
+    fail_unless (w.find ("MD5") == std::string::npos && w.find ("exact") == std::string::npos,
+        "warning after a refined seek: %s", w.c_str ());
+}
+GST_END_TEST;
+
 static std::string corrupt_copy (const std::string &path, const char *name, bool md5_only)
 {
   std::vector<uint8_t> f;
@@ -470,6 +506,7 @@ static Suite *cudaflacdec_suite (void)
   tcase_add_test (tc, test_harness_batches);
   tcase_add_test (tc, test_tags);
   tcase_add_test (tc, test_seek);
+  tcase_add_test (tc, test_seek_unframed_refined);
   tcase_add_test (tc, test_seek_unframed);
   tcase_add_test (tc, test_md5_mismatch_warning);
   tcase_add_test (tc, test_corrupt_frame);
