@@ -283,6 +283,27 @@ post_have_device (GstElement * element, GstVulkanDevice * device)
   post_have_context (element, context);
 }
 
+/* Stores `obj` (a new reference) in *slot unless a context set it
+ * meanwhile, and shares what it stored with the pipeline (HAVE_CONTEXT). */
+template <typename T>
+static void
+adopt_and_share (GstElement * element, T ** slot, T * obj, const char *type,
+    void (*set) (GstContext *, T *))
+{
+  GST_OBJECT_LOCK (element);
+  const bool take = *slot == NULL;
+  if (take)
+    *slot = obj;
+  GST_OBJECT_UNLOCK (element);
+  if (!take) {
+    gst_object_unref (obj);
+    return;
+  }
+  GstContext *c = gst_context_new (type, TRUE);
+  set (c, obj);
+  post_have_context (element, c);
+}
+
 gboolean
 gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
 {
@@ -299,19 +320,8 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
     GstVulkanInstance *instance = get_shared_instance (&error);
     if (!instance)
       goto instance_failed;
-    GST_OBJECT_LOCK (element);
-    if (!ctx->instance) {
-      ctx->instance = instance;
-      instance = NULL;
-    }
-    GST_OBJECT_UNLOCK (element);
-    if (instance) {
-      gst_object_unref (instance);
-    } else {
-      GstContext *c = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
-      gst_context_set_vulkan_instance (c, ctx->instance);
-      post_have_context (element, c);
-    }
+    adopt_and_share (element, &ctx->instance, instance, GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR,
+        gst_context_set_vulkan_instance);
   }
 
   /* The display (a window-system connection compute does not use, but
@@ -321,23 +331,10 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
    * instance. gst_vulkan_ensure_element_data then finds it. */
   if (!ctx->display)
     gst_vulkan_display_run_context_query (element, &ctx->display);
-  if (!ctx->display) {
-    GstVulkanDisplay *display = ctx->instance == shared_instance ?
-        get_shared_display (ctx->instance) : new_running_display (ctx->instance);
-    GST_OBJECT_LOCK (element);
-    if (!ctx->display) {
-      ctx->display = display;
-      display = NULL;
-    }
-    GST_OBJECT_UNLOCK (element);
-    if (display) {
-      gst_object_unref (display);
-    } else {
-      GstContext *c = gst_context_new (GST_VULKAN_DISPLAY_CONTEXT_TYPE_STR, TRUE);
-      gst_context_set_vulkan_display (c, ctx->display);
-      post_have_context (element, c);
-    }
-  }
+  if (!ctx->display)
+    adopt_and_share (element, &ctx->display, ctx->instance == shared_instance ?
+        get_shared_display (ctx->instance) : new_running_display (ctx->instance),
+        GST_VULKAN_DISPLAY_CONTEXT_TYPE_STR, gst_context_set_vulkan_display);
 
   if (!gst_vulkan_ensure_element_data (element, &ctx->display, &ctx->instance)) {
     GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
