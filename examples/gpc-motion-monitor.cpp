@@ -94,9 +94,12 @@ bus_watch (GstBus *bus, GstMessage *msg, gpointer data)
     }
     case GST_MESSAGE_ERROR: {
       GError *e = NULL;
-      gst_message_parse_error (msg, &e, NULL);
-      fprintf (stderr, "error from %s: %s\n", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), e->message);
+      gchar *dbg = NULL;
+      gst_message_parse_error (msg, &e, &dbg);
+      fprintf (stderr, "error from %s: %s (%s)\n", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
+          e->message, dbg ? dbg : "");
       g_clear_error (&e);
+      g_free (dbg);
       app->status = 1;
       g_main_loop_quit (app->loop);
       break;
@@ -108,6 +111,18 @@ bus_watch (GstBus *bus, GstMessage *msg, gpointer data)
       break;
   }
   return TRUE;
+}
+
+/* GStreamer 1.22's vulkanupload / vulkandownload ignore a device given
+ * through set_context; failing their neighbours they call
+ * gst_vulkan_instance_create_device(), which asks the application first
+ * through this signal (vulkandownload gets there before the element
+ * upstream of it has a device to share). */
+static GstVulkanDevice *
+create_device (GstVulkanInstance *instance, gpointer data)
+{
+  App *app = static_cast<App *> (data);
+  return (GstVulkanDevice *) gst_object_ref (app->device);
 }
 
 /* The device an element reports through a context query, if any. */
@@ -157,6 +172,7 @@ main (int argc, char **argv)
     return 2;
   }
   printf ("application device: %s\n", app.device->physical_device->properties.deviceName);
+  g_signal_connect (app.instance, "create-device", G_CALLBACK (create_device), &app);
 
   GstElement *pipe = gst_parse_launch (launch ? launch : def.c_str (), &error);
   if (!pipe) {
