@@ -6,12 +6,12 @@
  * vkQueueSubmit on one VkQueue to be externally synchronized; the
  * validation layer's thread checks report any overlap.
  *
- * KNOWN BUG (skipped unless GPC_TEST_KNOWN_BUGS=1): GStreamer 1.22's
- * gst_vulkan_device_get_queue() / foreach_queue() make a new GstVulkanQueue
- * wrapper, with its own submit lock, at every call, and each of our
- * elements takes its queue that way (gpc_vk_device_compute_queue), so two
- * elements in two threads submit to the same VkQueue under two different
- * locks: "UNASSIGNED-Threading-MultipleThreads ... vkQueueSubmit".
+ * GStreamer 1.22's gst_vulkan_device_get_queue() / foreach_queue() make a
+ * new GstVulkanQueue wrapper, with its own submit lock, at every call; our
+ * elements therefore share one wrapper per device
+ * (gpc_vk_device_compute_queue). Before that, two elements in two threads
+ * submitted to one VkQueue under two locks:
+ * "UNASSIGNED-Threading-MultipleThreads ... vkQueueSubmit".
  */
 #include <gst/check/gstcheck.h>
 
@@ -60,9 +60,6 @@ shared_queue_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (g_strcmp0 (g_getenv ("GPC_TEST_KNOWN_BUGS"), "1"))
-    gpc_test::skip ("known bug: one VkQueue, one submit lock per element (see the comment at the "
-        "top of tests/pipeline/test-shared-queue.cpp); run with GPC_TEST_KNOWN_BUGS=1");
   gst_check_init (&argc, &argv);
   gpc_test::seed ();
   gpc_vk_test_init ();

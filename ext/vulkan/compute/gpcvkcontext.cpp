@@ -253,11 +253,42 @@ post_have_context (GstElement * element, GstContext * context)
       gst_message_new_have_context (GST_OBJECT_CAST (element), context));
 }
 
+/* GStreamer 1.22 makes a new GstVulkanQueue, with its own submit lock, at
+ * every gst_vulkan_device_get_queue / foreach_queue call, while Vulkan wants
+ * the submits to one VkQueue externally synchronized. So every element of
+ * ours on a device takes the same wrapper (and shares it with neighbours
+ * through queue context queries): the device keeps a weak reference to the
+ * wrapper in use, which lives as long as some element holds it. */
+static GMutex compute_queue_lock;
+
+static void
+free_weak_ref (gpointer data)
+{
+  GWeakRef *ref = (GWeakRef *) data;
+  g_weak_ref_clear (ref);
+  g_free (ref);
+}
+
 GstVulkanQueue *
 gpc_vk_device_compute_queue (GstVulkanDevice * device)
 {
-  GstVulkanQueue *queue = NULL;
-  gst_vulkan_device_foreach_queue (device, find_compute_queue, &queue);
+  static GQuark quark;
+  if (!quark)
+    quark = g_quark_from_static_string ("gpc-compute-queue");
+  g_mutex_lock (&compute_queue_lock);
+  GWeakRef *ref = (GWeakRef *) g_object_get_qdata (G_OBJECT (device), quark);
+  GstVulkanQueue *queue = ref ? (GstVulkanQueue *) g_weak_ref_get (ref) : NULL;
+  if (!queue) {
+    gst_vulkan_device_foreach_queue (device, find_compute_queue, &queue);
+    if (queue && ref) {
+      g_weak_ref_set (ref, queue);
+    } else if (queue) {
+      ref = g_new0 (GWeakRef, 1);
+      g_weak_ref_init (ref, queue);
+      g_object_set_qdata_full (G_OBJECT (device), quark, ref, free_weak_ref);
+    }
+  }
+  g_mutex_unlock (&compute_queue_lock);
   return queue;
 }
 

@@ -46,7 +46,9 @@ gboolean gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx);
 void gpc_vk_element_set_device (GstElement * element,
     GstVulkanInstance * instance, GstVulkanDevice * device);
 
-/* The device's first queue with compute support (a new reference), or NULL. */
+/* The device's first queue with compute support (a new reference), or NULL:
+ * one GstVulkanQueue object (one submit lock) for every caller on the device
+ * while any holds it. */
 GstVulkanQueue *gpc_vk_device_compute_queue (GstVulkanDevice * device);
 
 /* Installs the standard "device-index" property on a class. */
