@@ -19,8 +19,10 @@ const uint MB_WORDS = C444 != 0u ? 384u : 256u;
 /* First word of the component `comp` of slice `sd`. */
 uint scratch_base (SliceDesc sd, uint comp)
 {
-  const uint mb = (sd.bottom * in_words[FP_PIC_MB_HEIGHT] + sd.mb_y) * in_words[FP_MB_WIDTH] +
-      sd.mb_x;
+  /* A bottom-field record of a progressive frame (the host builds none)
+   * must not point past the frame's macroblocks. */
+  const uint field = in_words[FP_INTERLACED] != 0u ? sd.bottom : 0u;
+  const uint mb = (field * in_words[FP_PIC_MB_HEIGHT] + sd.mb_y) * in_words[FP_MB_WIDTH] + sd.mb_x;
   const uint chroma = (C444 != 0u ? 128u : 64u) * sd.mb_count;
   return mb * MB_WORDS + (comp == 0u ? 0u : 128u * sd.mb_count + (comp - 1u) * chroma);
 }
