@@ -70,6 +70,9 @@ class VkProResKernel {
   /* "fused" / "split" to a Path; false for anything else. */
   static bool parse_path (const char *s, Path *p);
 
+  /* Drops the split path's free scratch buffers (after a size change). */
+  void trim () { scratch_cache_->trim (); }
+
   /* Only the dispatch (barriers are the caller's, but for the split
    * path's own scratch buffer, taken from the kernel's cache and kept by
    * `exec` until the GPU is done). */
@@ -98,9 +101,10 @@ class VkProResKernel {
   uint32_t wg_ = 128;    /* invocations per slice (workgroup) */
   uint32_t spread_ = 1;  /* entropy decoders: 0 lanes 0-2 of one subgroup, 1 one subgroup each */
   Path path_ = Path::Fused;
-  /* Split path: invocations per workgroup of pass 1 (any multiple of 32)
-   * and of pass 2 (per slice, as wg_). Not measured yet. */
-  uint32_t vld_wg_ = 64;
+  /* Split path: invocations per workgroup of pass 1 (any multiple of 32;
+   * 32 spreads a frame's few decoder subgroups over the most SMs) and of
+   * pass 2 (per slice, as wg_). Not measured yet. */
+  uint32_t vld_wg_ = 32;
   uint32_t idct_wg_ = 64;
   VkBufferCache *scratch_cache_ = nullptr; /* split path coefficients */
   std::map<uint32_t, VkKernel *> kernels_;
