@@ -28,8 +28,8 @@ struct ProResPush {
   uint32_t stat_word, vld_comps; /* split path only */
 };
 
-/* Split path scratch (shaders/prores_scratch.glsl): words per macroblock
- * of the frame, then 4 status words per slice. */
+/* Split path scratch (shaders/prores_scratch.glsl, MB_WORDS there): words
+ * per macroblock of the frame, then 4 status words per slice. */
 static uint32_t scratch_mb_words (const GpuFrameParams &fp)
 {
   return fp.chroma_444 ? 384 : 256;
@@ -244,7 +244,7 @@ bool VkProResKernel::dispatch_split (VkExec *exec, const VkDescriptorBufferInfo 
   /* Pass 1: 32 slices' same component per 32 invocations. */
   const uint64_t inv = ((uint64_t) fp.num_slices + 31) / 32 * 32 * pc.vld_comps;
   const uint32_t groups = (uint32_t) std::max<uint64_t> (1, (inv + vld_wg_ - 1) / vld_wg_);
-  const uint32_t num_slices = pc.num_slices, groups_x = pc.groups_x;
+  const uint32_t groups_x = pc.groups_x;
   pc.groups_x = std::min (groups, max_groups_x_);
   if (!exec->dispatch (vld, bufs, 7, &pc, sizeof pc, pc.groups_x,
           (groups + pc.groups_x - 1) / pc.groups_x, 1, error))
@@ -252,9 +252,8 @@ bool VkProResKernel::dispatch_split (VkExec *exec, const VkDescriptorBufferInfo 
   exec->barrier (smem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
 
   /* Pass 2: a workgroup per slice, as the fused shader. */
-  pc.num_slices = num_slices;
   pc.groups_x = groups_x;
-  const uint32_t gy = (num_slices + groups_x - 1) / groups_x;
+  const uint32_t gy = (pc.num_slices + groups_x - 1) / groups_x;
   return exec->dispatch (idct, bufs, 7, &pc, sizeof pc, groups_x, std::max<uint32_t> (gy, 1), 1,
       error);
 }
