@@ -75,12 +75,14 @@ bool slice_desc (uint slice, bool c444, out SliceDesc sd)
 /* ------------------------------------------------------------ bit reader */
 
 /* A reader of one component: absolute bit positions in the frame data and
- * a window of two big-endian words (base, base + 1) kept in registers, so
- * that most reads are shifts rather than loads. */
+ * a window of three big-endian words (base .. base + 2) kept in registers:
+ * reads need the first two, so most are shifts rather than loads, and the
+ * third is loaded one word ahead of its use, its latency hidden behind the
+ * decoding of the word before (the entropy decoders are latency-bound). */
 struct Reader {
   uint pos, end;
   bool overflow;
-  uint base, w0, w1;
+  uint base, w0, w1, w2;
 };
 
 uint bswap (uint x)
@@ -151,6 +153,7 @@ Reader reader_at (uint start_byte, uint size)
   r.base = r.pos >> 5;
   r.w0 = data_word (r.base);
   r.w1 = data_word (r.base + 1u);
+  r.w2 = data_word (r.base + 2u);
   return r;
 }
 
@@ -163,10 +166,12 @@ uint peek32 (inout Reader r)
   if (i != r.base) {
     if (i == r.base + 1u) {
       r.w0 = r.w1;
+      r.w1 = r.w2;
     } else {
       r.w0 = data_word (i);
+      r.w1 = data_word (i + 1u);
     }
-    r.w1 = data_word (i + 1u);
+    r.w2 = data_word (i + 2u);
     r.base = i;
   }
   uint s = r.pos & 31u;
