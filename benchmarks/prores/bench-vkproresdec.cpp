@@ -13,7 +13,11 @@
  *  4. where available, FFmpeg's software decoder on all cores:
  *     avdec_prores in the same pipeline, and the ffmpeg program.
  *
- *   bench-vkproresdec [--frames N] [--cpu-frames N] [--in-flight K] [--batch B] clip.mov ...
+ * Steps 1 to 3 run once per decoding path of --paths (fused, split: see
+ * docs/prores-gpu.md; default: GPC_PRORES_PATH's, else fused).
+ *
+ *   bench-vkproresdec [--frames N] [--cpu-frames N] [--in-flight K] [--batch B]
+ *       [--paths fused,split] clip.mov ...
  * Without clips: $GPC_PRORES_CLIPS (or ./prores-clips)/hq_1080p.mov and
  * hq_2160p.mov when present.
  */
@@ -431,6 +435,7 @@ time_ffmpeg (const Clip &c, unsigned n)
 int
 main (int argc, char **argv)
 {
+  const char *path_names = NULL;
   unsigned n_frames = 2000, cpu_frames = 240, in_flight = 8, batch = 1;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; i++) {
@@ -442,6 +447,8 @@ main (int argc, char **argv)
       in_flight = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--batch") && i + 1 < argc)
       batch = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--paths") && i + 1 < argc)
+      path_names = argv[++i];
     else
       paths.push_back (argv[i]);
   }
@@ -473,6 +480,22 @@ main (int argc, char **argv)
     fprintf (stderr, "setup failed: %s\n", err ? err->message : "?");
     return 1;
   }
+  /* The decoding paths to compare. */
+  std::vector<std::string> path_list;
+  if (path_names) {
+    gchar **names = g_strsplit (path_names, ",", -1);
+    for (gchar **n = names; *n; n++) {
+      VkProResKernel::Path unused;
+      if (!VkProResKernel::parse_path (*n, &unused)) {
+        fprintf (stderr, "--paths: %s is neither fused nor split\n", *n);
+        return 1;
+      }
+      path_list.push_back (*n);
+    }
+    g_strfreev (names);
+  } else {
+    path_list.push_back (kernel->path () == VkProResKernel::Path::Split ? "split" : "fused");
+  }
   printf ("vkproresdec benchmark\nGPU: %s (Vulkan %u.%u, driver %u); CPU: %u threads\n",
       device->physical_device->properties.deviceName,
       VK_VERSION_MAJOR (device->physical_device->properties.apiVersion),
@@ -495,18 +518,31 @@ main (int argc, char **argv)
         c.header.width, c.header.height, c.fourcc.c_str (), c.variant.c_str (),
         c.header.is_444 () ? "4:4:4" : "4:2:2", c.header.alpha_bits () ? " + alpha" : "",
         c.frames.size (), bytes / (double) c.frames.size () / 1e6);
-    time_kernel (device, exec, kernel, timer, c, depth, &status);
     time_host (device, c, depth);
 
-    gchar *dec = g_strdup_printf ("vkproresdec frames-in-flight=%u batch=%u", in_flight, batch);
-    double gpu = time_pipeline (instance, device, c, dec, "video/x-raw(memory:VulkanBuffer)",
-        n_frames);
-    printf ("  vkproresdec (frames-in-flight=%u batch=%u) -> memory:VulkanBuffer (frames stay on "
-        "the GPU): %.0f fps\n", in_flight, batch, gpu);
-    double down = time_pipeline (instance, device, c, dec, "video/x-raw",
-        std::max (200u, n_frames / 4));
-    printf ("  vkproresdec -> system memory (download): %.0f fps\n", down);
-    g_free (dec);
+    /* Per path: the kernel alone, then the element (which reads
+     * GPC_PRORES_PATH when it starts). The best path's rates go into the
+     * ratio to FFmpeg. */
+    double gpu = 0, down = 0;
+    for (const std::string &path : path_list) {
+      VkProResKernel::Path kp;
+      VkProResKernel::parse_path (path.c_str (), &kp);
+      kernel->set_path (kp);
+      printf ("  [%s path]\n", path.c_str ());
+      time_kernel (device, exec, kernel, timer, c, depth, &status);
+      g_setenv ("GPC_PRORES_PATH", path.c_str (), TRUE);
+      gchar *dec = g_strdup_printf ("vkproresdec frames-in-flight=%u batch=%u", in_flight, batch);
+      double g = time_pipeline (instance, device, c, dec, "video/x-raw(memory:VulkanBuffer)",
+          n_frames);
+      printf ("  vkproresdec (frames-in-flight=%u batch=%u) -> memory:VulkanBuffer (frames stay "
+          "on the GPU): %.0f fps\n", in_flight, batch, g);
+      double d = time_pipeline (instance, device, c, dec, "video/x-raw",
+          std::max (200u, n_frames / 4));
+      printf ("  vkproresdec -> system memory (download): %.0f fps\n", d);
+      g_free (dec);
+      gpu = std::max (gpu, g);
+      down = std::max (down, d);
+    }
 
     double cpu = 0;
     GstElementFactory *f = gst_element_factory_find ("avdec_prores");

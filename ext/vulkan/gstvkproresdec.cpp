@@ -488,6 +488,8 @@ update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
    * break a downstream element still using it). */
   gst_clear_object (&self->vk_pool);
   self->download_cache->trim ();
+  if (self->kernel)
+    self->kernel->trim ();
   return gst_video_decoder_negotiate (dec);
 }
 

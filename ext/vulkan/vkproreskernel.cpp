@@ -9,6 +9,8 @@
 #include <algorithm>
 
 #include "prores_decode.spv.h"
+#include "prores_idct.spv.h"
+#include "prores_vld.spv.h"
 #include "prores_pack_ayuv64.spv.h"
 
 namespace gpc {
@@ -19,11 +21,25 @@ using prores::GpuSliceDesc;
 static_assert (sizeof (GpuFrameParams) <= 192, "GpuFrameParams must fit before the slices");
 static_assert (sizeof (GpuSliceDesc) == 16, "GpuSliceDesc is 4 words");
 
-/* Push constants, in the shader's order. */
+/* Push constants, in the shaders' order (shaders/prores_io.glsl). */
 struct ProResPush {
   uint32_t data_word, data_bytes, num_slices, groups_x, status_slot, rows;
   uint32_t plane_off[4], plane_stride[4], plane_words[4];
+  uint32_t stat_word, vld_comps; /* split path only */
 };
+
+/* Split path scratch (shaders/prores_scratch.glsl, MB_WORDS there): words
+ * per macroblock of the frame, then 4 status words per slice. */
+static uint32_t scratch_mb_words (const GpuFrameParams &fp)
+{
+  return fp.chroma_444 ? 384 : 256;
+}
+
+static size_t scratch_coef_words (const GpuFrameParams &fp)
+{
+  return (size_t) fp.mb_width * fp.picture_mb_height * (fp.interlaced ? 2 : 1) *
+      scratch_mb_words (fp);
+}
 
 static const size_t kSliceDescOffset = 192; /* SLICE_DESC_WORD * 4 in the shader */
 static const size_t kTailPadding = 16;      /* zeros the bit reader may peek into */
@@ -73,8 +89,28 @@ VkProResKernel *VkProResKernel::create (GstVulkanDevice *device, GError **error)
     k->spread_ = atoi (env) ? 1 : 0;
   if (k->spread_ && k->wg_ < 128)
     k->wg_ = 128;
-  /* The 10-bit pipeline now, so that a device that cannot run it fails at start. */
-  if (!k->pipeline_for (10, true, false, error)) {
+  if (const char *env = g_getenv ("GPC_PRORES_PATH")) {
+    if (!parse_path (env, &k->path_))
+      g_warning ("GPC_PRORES_PATH=%s: expected fused or split, using fused", env);
+  }
+  /* Split path workgroups (tuning aids too): pass 1 in multiples of 32. */
+  if (const char *env = g_getenv ("GPC_PRORES_VLD_WG")) {
+    uint32_t wg = (uint32_t) atoi (env);
+    if (wg >= 32 && wg <= 256 && wg % 32 == 0 && wg <= lim.maxComputeWorkGroupSize[0] &&
+        wg <= lim.maxComputeWorkGroupInvocations)
+      k->vld_wg_ = wg;
+  }
+  if (const char *env = g_getenv ("GPC_PRORES_IDCT_WG")) {
+    uint32_t wg = (uint32_t) atoi (env);
+    if ((wg == 64 || wg == 128 || wg == 256) && wg <= lim.maxComputeWorkGroupSize[0] &&
+        wg <= lim.maxComputeWorkGroupInvocations)
+      k->idct_wg_ = wg;
+  }
+  k->scratch_cache_ = new VkBufferCache (device, VkMemKind::Device);
+  /* The 10-bit pipelines now, so that a device that cannot run them fails at start. */
+  const bool split = k->path_ == Path::Split;
+  if (!k->pipeline_for (split ? kVld : kFused, 10, true, false, error) ||
+      (split && !k->pipeline_for (kIdct, 10, true, false, error))) {
     delete k;
     return nullptr;
   }
@@ -86,19 +122,44 @@ VkProResKernel::~VkProResKernel ()
   for (auto &it : kernels_)
     delete it.second;
   delete pack_;
+  delete scratch_cache_;
   if (device_)
     gst_object_unref (device_);
 }
 
-VkKernel *VkProResKernel::pipeline_for (uint32_t depth, bool x86, bool c444, GError **error)
+bool VkProResKernel::parse_path (const char *s, Path *p)
+{
+  if (!g_strcmp0 (s, "fused"))
+    *p = Path::Fused;
+  else if (!g_strcmp0 (s, "split"))
+    *p = Path::Split;
+  else
+    return false;
+  return true;
+}
+
+VkKernel *VkProResKernel::pipeline_for (Stage stage, uint32_t depth, bool x86, bool c444,
+    GError **error)
 {
   const uint32_t d12 = depth == 12, fx86 = x86 && depth == 10, f444 = c444;
-  const uint32_t key = f444 * 4 + d12 * 2 + fx86;
+  const uint32_t key = stage * 8 + f444 * 4 + d12 * 2 + fx86;
   auto it = kernels_.find (key);
   if (it != kernels_.end ())
     return it->second;
+  /* The three shaders share the constant ids (each uses those it needs). */
   VkKernel::Spec spec = { prores_decode_spv, sizeof (prores_decode_spv), 6,
     sizeof (ProResPush), { d12, fx86, wg_, spread_, f444 } };
+  if (stage == kVld) {
+    spec.spirv = prores_vld_spv;
+    spec.spirv_size = sizeof (prores_vld_spv);
+    spec.n_storage_buffers = 7;
+    spec.spec_constants = { d12, fx86, vld_wg_, 0, f444 };
+  } else if (stage == kIdct) {
+    spec.spirv = prores_idct_spv;
+    spec.spirv_size = sizeof (prores_idct_spv);
+    spec.n_storage_buffers = 7;
+    spec.spec_constants = { d12, fx86, idct_wg_, 0, f444 };
+  }
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;
@@ -121,7 +182,7 @@ bool VkProResKernel::dispatch (VkExec *exec, GstVulkanBufferMemory *input,
     pc.plane_stride[p] = out.stride[p];
     pc.plane_words[p] = out.mem[p] ? out.row_words[p] : 0;
   }
-  VkDescriptorBufferInfo bufs[6] = {
+  VkDescriptorBufferInfo bufs[7] = {
     { input->buffer, 0, VK_WHOLE_SIZE },
     { out.mem[0]->buffer, 0, VK_WHOLE_SIZE },
     { out.mem[1]->buffer, 0, VK_WHOLE_SIZE },
@@ -129,12 +190,71 @@ bool VkProResKernel::dispatch (VkExec *exec, GstVulkanBufferMemory *input,
     /* Without alpha the binding still needs a buffer: Y, never written. */
     { (out.mem[3] ? out.mem[3] : out.mem[0])->buffer, 0, VK_WHOLE_SIZE },
     { status->buffer, 0, VK_WHOLE_SIZE },
+    { VK_NULL_HANDLE, 0, VK_WHOLE_SIZE }, /* split path: the scratch */
   };
-  VkKernel *k = pipeline_for (fp.bit_depth, fp.idct_x86 != 0, fp.chroma_444 != 0, error);
+  if (path_ == Path::Split)
+    return dispatch_split (exec, bufs, &pc, fp, error);
+  VkKernel *k = pipeline_for (kFused, fp.bit_depth, fp.idct_x86 != 0, fp.chroma_444 != 0, error);
   if (!k)
     return false;
   const uint32_t gy = (fp.num_slices + pc.groups_x - 1) / pc.groups_x;
   return exec->dispatch (k, bufs, 6, &pc, sizeof pc, pc.groups_x, std::max<uint32_t> (gy, 1), 1,
+      error);
+}
+
+/* Pass 1 writes every slice's coefficients and statuses to a scratch
+ * buffer of its own (recycled once the GPU is done with it, so that
+ * frames recorded together do not wait for each other), pass 2 reads them
+ * after a compute-to-compute barrier on that buffer. */
+bool VkProResKernel::dispatch_split (VkExec *exec, const VkDescriptorBufferInfo *bufs_in,
+    const void *push, const GpuFrameParams &fp, GError **error)
+{
+  ProResPush pc = *(const ProResPush *) push;
+  const bool x86 = fp.idct_x86 != 0, c444 = fp.chroma_444 != 0;
+  VkKernel *vld = pipeline_for (kVld, fp.bit_depth, x86, c444, error);
+  VkKernel *idct = vld ? pipeline_for (kIdct, fp.bit_depth, x86, c444, error) : nullptr;
+  if (!idct)
+    return false;
+  const size_t coef_words = scratch_coef_words (fp);
+  const size_t bytes = (coef_words + 4 * (size_t) std::max<uint32_t> (fp.num_slices, 1)) * 4;
+  if (coef_words > G_MAXUINT32 / 2) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "ProRes frame too large for the split path");
+    return false;
+  }
+  GstBuffer *scratch = scratch_cache_->acquire (bytes, error);
+  if (!scratch)
+    return false;
+  GstVulkanBufferMemory *smem = vk_buffer_memory (scratch);
+  /* A buffer the cache hands out is free (its last users' fences have
+   * signalled): no barrier before pass 1's writes. */
+  GstVulkanBarrierMemoryInfo &b = smem->barrier.parent;
+  b.pipeline_stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  b.access_flags = VK_ACCESS_SHADER_WRITE_BIT;
+  b.queue = exec->queue ();
+  exec->keep (GST_MINI_OBJECT_CAST (scratch));
+  gst_buffer_unref (scratch);
+
+  VkDescriptorBufferInfo bufs[7];
+  memcpy (bufs, bufs_in, sizeof bufs);
+  bufs[6] = { smem->buffer, 0, VK_WHOLE_SIZE };
+  pc.stat_word = (uint32_t) coef_words;
+  pc.vld_comps = fp.alpha_bits ? 4 : 3;
+
+  /* Pass 1: 32 slices' same component per 32 invocations. */
+  const uint64_t inv = ((uint64_t) fp.num_slices + 31) / 32 * 32 * pc.vld_comps;
+  const uint32_t groups = (uint32_t) std::max<uint64_t> (1, (inv + vld_wg_ - 1) / vld_wg_);
+  const uint32_t groups_x = pc.groups_x;
+  pc.groups_x = std::min (groups, max_groups_x_);
+  if (!exec->dispatch (vld, bufs, 7, &pc, sizeof pc, pc.groups_x,
+          (groups + pc.groups_x - 1) / pc.groups_x, 1, error))
+    return false;
+  exec->barrier (smem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+
+  /* Pass 2: a workgroup per slice, as the fused shader. */
+  pc.groups_x = groups_x;
+  const uint32_t gy = (pc.num_slices + groups_x - 1) / groups_x;
+  return exec->dispatch (idct, bufs, 7, &pc, sizeof pc, groups_x, std::max<uint32_t> (gy, 1), 1,
       error);
 }
 

@@ -1,9 +1,15 @@
 /* gst-gpucodecs
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The ProRes slice decoding kernel (shaders/prores_decode.comp) with its
- * input layout: used by vkproresdec and by its benchmark, so both run the
- * same dispatch.
+ * The ProRes slice decoding kernel with its input layout: used by
+ * vkproresdec and by its benchmark, so both run the same dispatch. Two
+ * paths, bit-exact with each other (docs/prores-gpu.md):
+ *  - fused (default): shaders/prores_decode.comp, one workgroup per slice
+ *    decodes, transforms and stores it;
+ *  - split: shaders/prores_vld.comp (one invocation per slice component,
+ *    coefficients to a scratch buffer) then shaders/prores_idct.comp (one
+ *    workgroup per slice), a buffer barrier between, same command buffer.
+ * GPC_PRORES_PATH=fused|split picks one at create().
  *
  * Input (one host upload per frame): GpuFrameParams at byte 0, GpuSliceDesc[]
  * at byte 192, then the frame's bytes, then 16 zero bytes. Output: up to four
@@ -15,6 +21,7 @@
 #include <map>
 #include <vector>
 
+#include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
 #include "gpc-parallel-copy.h"
@@ -56,7 +63,19 @@ class VkProResKernel {
       GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error,
       bool host_barrier = true);
 
-  /* Only the dispatch (barriers are the caller's). */
+  /* The decoding path (create() reads GPC_PRORES_PATH; fused without). */
+  enum class Path { Fused, Split };
+  Path path () const { return path_; }
+  void set_path (Path p) { path_ = p; }
+  /* "fused" / "split" to a Path; false for anything else. */
+  static bool parse_path (const char *s, Path *p);
+
+  /* Drops the split path's free scratch buffers (after a size change). */
+  void trim () { scratch_cache_->trim (); }
+
+  /* Only the dispatch (barriers are the caller's, but for the split
+   * path's own scratch buffer, taken from the kernel's cache and kept by
+   * `exec` until the GPU is done). */
   bool dispatch (VkExec *exec, GstVulkanBufferMemory *input,
       const prores::GpuFrameParams &fp, size_t frame_size, const ProResPlanes &out,
       GstVulkanBufferMemory *status, uint32_t slot, GError **error);
@@ -68,7 +87,11 @@ class VkProResKernel {
       uint32_t out_offset, uint32_t out_stride, uint32_t width, uint32_t height, GError **error);
 
  private:
-  VkKernel *pipeline_for (uint32_t depth, bool x86, bool c444, GError **error);
+  /* Which shader: the fused one, or a pass of the split path. */
+  enum Stage { kFused = 0, kVld = 1, kIdct = 2 };
+  VkKernel *pipeline_for (Stage stage, uint32_t depth, bool x86, bool c444, GError **error);
+  bool dispatch_split (VkExec *exec, const VkDescriptorBufferInfo *bufs, const void *push,
+      const prores::GpuFrameParams &fp, GError **error);
 
   GstVulkanDevice *device_ = nullptr;
   uint32_t max_groups_x_ = 65535;
@@ -77,6 +100,13 @@ class VkProResKernel {
    * 1080p and 2160p HQ. 128 is within every Vulkan device's limits. */
   uint32_t wg_ = 128;    /* invocations per slice (workgroup) */
   uint32_t spread_ = 1;  /* entropy decoders: 0 lanes 0-2 of one subgroup, 1 one subgroup each */
+  Path path_ = Path::Fused;
+  /* Split path: invocations per workgroup of pass 1 (any multiple of 32;
+   * 32 spreads a frame's few decoder subgroups over the most SMs) and of
+   * pass 2 (per slice, as wg_). Not measured yet. */
+  uint32_t vld_wg_ = 32;
+  uint32_t idct_wg_ = 64;
+  VkBufferCache *scratch_cache_ = nullptr; /* split path coefficients */
   std::map<uint32_t, VkKernel *> kernels_;
   VkKernel *pack_ = nullptr;
 };

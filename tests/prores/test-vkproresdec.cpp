@@ -502,7 +502,7 @@ GST_START_TEST (matroska_caps)
 GST_END_TEST;
 
 /* The kernel's other workgroup layouts and the direct upload (benchmark
- * tuning aids) decode the same. */
+ * tuning aids) decode the same, as do the split path's workgroup sizes. */
 GST_START_TEST (kernel_layouts)
 {
   const char *cfgs[][3] = { { "128", "1", "0" }, { "256", "0", "1" }, { "128", "0", "0" },
@@ -518,6 +518,21 @@ GST_START_TEST (kernel_layouts)
   g_unsetenv ("GPC_PRORES_WG");
   g_unsetenv ("GPC_PRORES_SPREAD");
   g_unsetenv ("GPC_PRORES_DIRECT_UPLOAD");
+  /* The split path's other workgroup sizes (pass 1, pass 2): a pass 1
+   * workgroup holding several components' groups, pass 2 with more
+   * invocations than tasks. */
+  const char *split_cfgs[][2] = { { "96", "256" }, { "64", "128" } };
+  g_setenv ("GPC_PRORES_PATH", "split", TRUE);
+  for (auto &cfg : split_cfgs) {
+    g_setenv ("GPC_PRORES_VLD_WG", cfg[0], TRUE);
+    g_setenv ("GPC_PRORES_IDCT_WG", cfg[1], TRUE);
+    for (const char *name : { "ks_4444_alpha16_tff_336x200.mov", "ks_hq_336x200_mbs1.mov",
+        "x_extreme_422_336x200.mov" })
+      check_vector (vector_named (name), false, nullptr, nullptr, IdctFlavor::kX86);
+  }
+  g_unsetenv ("GPC_PRORES_VLD_WG");
+  g_unsetenv ("GPC_PRORES_IDCT_WG");
+  g_unsetenv ("GPC_PRORES_PATH");
 }
 GST_END_TEST;
 
