@@ -37,7 +37,13 @@
 // Output rows start at 4-byte aligned offsets, so each invocation writes
 // whole words. No 64-bit types: the one 36-bit product comparison of the
 // classification uses umulExtended.
+//
+// Variants (docs/vvcalf-gpu.md, "Kernel variants"): specialization
+// constants choose between techniques at pipeline creation, so each
+// pipeline holds only the code of its choices (VkAlfKernel names them and
+// reads GPC_ALF_VARIANT).
 #version 450
+#extension GL_EXT_control_flow_attributes : enable
 
 #define TILE_W 32
 #define TILE_H 16
@@ -45,6 +51,22 @@
 #define NBLOCKS 32    // 4x4 luma blocks per tile
 
 layout (local_size_x = NTHREADS) in;
+
+// 0: one dispatch, grid rows of luma tiles then of chroma tiles; 1: luma
+// tiles only; 2: chroma tiles only (two pipelines, two dispatches).
+layout (constant_id = 0) const int ALF_PASS = 0;
+// 0: transposition, activity and direction tables as GLSL const arrays
+// indexed at run time (which a driver may materialise in per-invocation
+// local memory); 1: the same tables packed into integer constants and
+// extracted with shifts.
+layout (constant_id = 1) const int ALF_TABLES = 0;
+// 0: a luma tile copies its filter set (600 words) into shared memory;
+// 1: every invocation reads its 24 words from the parameter buffer.
+layout (constant_id = 2) const int ALF_COEF = 0;
+// 0: every tap's fetch tests whether the tile's window is uniform; 1: the
+// test is made once, and uniform tiles run a copy of the filter loops whose
+// taps read shared memory directly (no window code in them).
+layout (constant_id = 3) const int ALF_HOIST = 0;
 
 layout (std430, binding = 0) readonly buffer InY { uint in_y[]; };
 layout (std430, binding = 1) readonly buffer InCb { uint in_cb[]; };
@@ -108,6 +130,17 @@ const int kTranspose[48] = int[48] (
     9, 4, 10, 8, 1, 5, 11, 7, 3, 0, 2, 6,
     0, 3, 2, 1, 8, 7, 6, 5, 4, 9, 10, 11,
     9, 8, 10, 4, 3, 7, 11, 5, 1, 0, 2, 6);
+
+// Index of coefficient k of transposition t: kTranspose[t * 12 + k], or
+// the same from nibbles (k is a constant once the caller's loop unrolls).
+int transpose_index (int t, int k)
+{
+  if (ALF_TABLES == 0)
+    return kTranspose[t * 12 + k];
+  const uint lo = t == 0 ? 0x76543210u : t == 1 ? 0x7b518a49u : t == 2 ? 0x56781230u : 0x5b734a89u;
+  const uint hi = t == 0 ? 0xba98u : t == 1 ? 0x6203u : t == 2 ? 0xba94u : 0x6201u;
+  return int (((k < 8 ? lo : hi) >> (4 * (k & 7))) & 15u);
+}
 
 // Partial gradient sums (sV, sH, sD0, sD1) of each block, per quarter.
 shared uint part_sums[NBLOCKS * 4][4];
@@ -245,6 +278,9 @@ void load_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
   }
 }
 
+// A sample of a region whose window was applied while loading.
+#define DIRECT(r, xx, yy) smem[(r).base + ((yy) - (r).oy) * (r).stride + ((xx) - (r).ox)]
+
 // vvc_alf_fetch: the window rule, then the loaded sample.
 int fetch (Region r, Win w, int x, int y)
 {
@@ -377,7 +413,9 @@ ivec2 finish_class (int b, int yb, bool lb)
   if (lb && (yb == pic.ctb_size - 8 || yb == pic.ctb_size - 4))
     ac = 96u;
   const uint act = min (15u, ((sv + sh) * ac) >> uint (pic.bit_depth + 4));
-  const int avg_var = kActToVar[act];
+  // kActToVar: 0, 1, 2 (2..6), 3 (7..14), 4 (15).
+  const int avg_var = ALF_TABLES != 0 ?
+      int (act >= 1u) + int (act >= 2u) + int (act >= 7u) + int (act >= 15u) : kActToVar[act];
 
   uint hv1, hv0, d1, d0;
   int dir_hv, dir_d;
@@ -405,7 +443,9 @@ ivec2 finish_class (int b, int yb, bool lb)
   else if (hvd1 > 2u * hvd0)
     dir_s = 1;
   const int filt = avg_var + (dir_s != 0 ? (((dir1 & 1) << 1) + dir_s) * 5 : 0);
-  return ivec2 (filt, kDirToTranspose[dir1 * 2 + (dir2 >> 1)]);
+  const int di = dir1 * 2 + (dir2 >> 1);
+  // kDirToTranspose, 2 bits per entry.
+  return ivec2 (filt, ALF_TABLES != 0 ? int ((0xde84u >> (2 * di)) & 3u) : kDirToTranspose[di]);
 }
 
 void luma_tile (int tx, int ty)
@@ -421,7 +461,7 @@ void luma_tile (int tx, int ty)
   // filter set, whose 25 filters (coefficients, clips) are read once.
   const AlfCtb tc = ctb[trow * pic.ctbs_x + tcol];
   const bool luma_on = (tc.flags & CTB_Y) != 0;
-  if (luma_on) {
+  if (luma_on && ALF_COEF == 0) {
     for (int i = int (lid); i < 25 * 12; i += NTHREADS) {
       smem[COEF_BASE + i] = pic.luma_coeff[tc.luma_set * 300 + i];
       smem[COEF_BASE + 300 + i] = pic.luma_clip[tc.luma_set * 300 + i];
@@ -507,43 +547,63 @@ void luma_tile (int tx, int ty)
     }
   }
 
-  const int base = COEF_BASE + cls.x * 12;
   int f[12], cl[12];
-  for (int k = 0; k < 12; k++) {
-    const int t = kTranspose[cls.y * 12 + k];
-    f[k] = smem[base + t];
-    cl[k] = smem[base + 300 + t];
+  if (ALF_COEF == 0) {
+    const int base = COEF_BASE + cls.x * 12;
+    [[unroll]] for (int k = 0; k < 12; k++) {
+      const int t = transpose_index (cls.y, k);
+      f[k] = smem[base + t];
+      cl[k] = smem[base + 300 + t];
+    }
+  } else {
+    const int base = (c.luma_set * 25 + cls.x) * 12;
+    [[unroll]] for (int k = 0; k < 12; k++) {
+      const int t = transpose_index (cls.y, k);
+      f[k] = pic.luma_coeff[base + t];
+      cl[k] = pic.luma_clip[base + t];
+    }
   }
   const int maxv = (1 << pic.bit_depth) - 1;
   // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
   // PAIR is a pair's term, FIX what the sum needs after the pairs.
-#define LUMA_SAMPLES(PAIR, FIX) \
-  for (int s = 0; s < 4; s++) { \
+#define LUMA_SAMPLES(F, PAIR, FIX) \
+  [[unroll]] for (int s = 0; s < 4; s++) { \
     const int xs = x + s; \
-    const int cur = fetch (rl, win, xs, y); \
+    const int cur = F (xs, y); \
     int sum = 0; \
-    LTAP (PAIR, 0, 0, d3); \
-    LTAP (PAIR, 1, 1, d2); LTAP (PAIR, 2, 0, d2); LTAP (PAIR, 3, -1, d2); \
-    LTAP (PAIR, 4, 2, d1); LTAP (PAIR, 5, 1, d1); LTAP (PAIR, 6, 0, d1); LTAP (PAIR, 7, -1, d1); \
-    LTAP (PAIR, 8, -2, d1); \
-    LTAP (PAIR, 9, 3, 0); LTAP (PAIR, 10, 2, 0); LTAP (PAIR, 11, 1, 0); \
+    LTAP (F, PAIR, 0, 0, d3); \
+    LTAP (F, PAIR, 1, 1, d2); LTAP (F, PAIR, 2, 0, d2); LTAP (F, PAIR, 3, -1, d2); \
+    LTAP (F, PAIR, 4, 2, d1); LTAP (F, PAIR, 5, 1, d1); LTAP (F, PAIR, 6, 0, d1); \
+    LTAP (F, PAIR, 7, -1, d1); LTAP (F, PAIR, 8, -2, d1); \
+    LTAP (F, PAIR, 9, 3, 0); LTAP (F, PAIR, 10, 2, 0); LTAP (F, PAIR, 11, 1, 0); \
     FIX; \
     res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
   }
-#define LTAP(PAIR, k, dx, dy) sum += PAIR (k, fetch (rl, win, xs + (dx), y + (dy)), \
-    fetch (rl, win, xs - (dx), y - (dy)))
+#define LTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (xs + (dx), y + (dy)), F (xs - (dx), y - (dy)))
+#define LFETCH(xx, yy) fetch (rl, win, xx, yy)
+#define LDIRECT(xx, yy) smem[(yy) * LW + (xx) + ((LUMA_AP - ty) * LW + LUMA_AP - tx)]
   // Sets whose clip values are all 2^B clip nothing (differences of valid
   // samples stay below 2^B): flag word filled by VkAlfKernel::pack_params.
   // Then sum f (a - cur) + f (b - cur) = sum f (a + b) - 2 cur sum f, exact
   // (|sum f (a + b)| < 2^24).
-  if (((pic.reserved[NOCLIP_LUMA_WORD] >> c.luma_set) & 1) != 0) {
-    int fsum = 0;
-    for (int k = 0; k < 12; k++)
-      fsum += f[k];
-    LUMA_SAMPLES (PAIR_NO_CLIP, sum -= 2 * cur * fsum)
+  const bool no_clip = ((pic.reserved[NOCLIP_LUMA_WORD] >> c.luma_set) & 1) != 0;
+  int fsum = 0;
+  for (int k = 0; k < 12; k++)
+    fsum += f[k];
+  if (ALF_HOIST != 0 && rl.mapped) {
+    // Uniform window (applied while loading): straight reads.
+    if (no_clip)
+      LUMA_SAMPLES (LDIRECT, PAIR_NO_CLIP, sum -= 2 * cur * fsum)
+    else
+      LUMA_SAMPLES (LDIRECT, PAIR_CLIP, )
   } else {
-    LUMA_SAMPLES (PAIR_CLIP, )
+    if (no_clip)
+      LUMA_SAMPLES (LFETCH, PAIR_NO_CLIP, sum -= 2 * cur * fsum)
+    else
+      LUMA_SAMPLES (LFETCH, PAIR_CLIP, )
   }
+#undef LDIRECT
+#undef LFETCH
 #undef LTAP
   store4 (0u, x, y, res);
 }
@@ -584,26 +644,35 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
       f[k] = pic.chroma_coeff[base + k];
       cl[k] = pic.chroma_clip[base + k];
     }
-#define CHROMA_SAMPLES(PAIR, FIX) \
-    for (int s = 0; s < 4; s++) { \
+#define CHROMA_SAMPLES(F, PAIR, FIX) \
+    [[unroll]] for (int s = 0; s < 4; s++) { \
       const int xs = x + s; \
-      const int cur = fetch (rc, win, xs, y); \
+      const int cur = F (rc, xs, y); \
       int sum = 0; \
-      CTAP (PAIR, 0, 0, d2); \
-      CTAP (PAIR, 1, 1, d1); CTAP (PAIR, 2, 0, d1); CTAP (PAIR, 3, -1, d1); \
-      CTAP (PAIR, 4, 2, 0); CTAP (PAIR, 5, 1, 0); \
+      CTAP (F, PAIR, 0, 0, d2); \
+      CTAP (F, PAIR, 1, 1, d1); CTAP (F, PAIR, 2, 0, d1); CTAP (F, PAIR, 3, -1, d1); \
+      CTAP (F, PAIR, 4, 2, 0); CTAP (F, PAIR, 5, 1, 0); \
       FIX; \
       res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
     }
-#define CTAP(PAIR, k, dx, dy) sum += PAIR (k, fetch (rc, win, xs + (dx), y + (dy)), \
-      fetch (rc, win, xs - (dx), y - (dy)))
+#define CTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (rc, xs + (dx), y + (dy)), \
+      F (rc, xs - (dx), y - (dy)))
+#define CFETCH(r, xx, yy) fetch (r, win, xx, yy)
     const int cf = c.chroma_filter[ci];
-    if (((pic.reserved[NOCLIP_CHROMA_WORD + (cf >> 5)] >> (cf & 31)) & 1) != 0) {
-      const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5];
-      CHROMA_SAMPLES (PAIR_NO_CLIP, sum -= 2 * cur * fsum)
+    const bool no_clip = ((pic.reserved[NOCLIP_CHROMA_WORD + (cf >> 5)] >> (cf & 31)) & 1) != 0;
+    const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5];
+    if (ALF_HOIST != 0 && rc.mapped) {
+      if (no_clip)
+        CHROMA_SAMPLES (DIRECT, PAIR_NO_CLIP, sum -= 2 * cur * fsum)
+      else
+        CHROMA_SAMPLES (DIRECT, PAIR_CLIP, )
     } else {
-      CHROMA_SAMPLES (PAIR_CLIP, )
+      if (no_clip)
+        CHROMA_SAMPLES (CFETCH, PAIR_NO_CLIP, sum -= 2 * cur * fsum)
+      else
+        CHROMA_SAMPLES (CFETCH, PAIR_CLIP, )
     }
+#undef CFETCH
 #undef CTAP
   }
 
@@ -630,19 +699,27 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
     const int hlim = 1 << (pic.bit_depth - 1);
     // sum f (L - cur) = sum f L - cur sum f (no clipping in CC-ALF).
     const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6];
-    for (int k = 0; k < 4; k++) {
-      const int xl = (x + k) << sx;
-      const int cur = fetch (rl, lw, xl, yl);
-      const int sum = f[0] * fetch (rl, lw, xl, yl + ym1)
-          + f[1] * fetch (rl, lw, xl - 1, yl)
-          + f[2] * fetch (rl, lw, xl + 1, yl)
-          + f[3] * fetch (rl, lw, xl - 1, yl + yp1)
-          + f[4] * fetch (rl, lw, xl, yl + yp1)
-          + f[5] * fetch (rl, lw, xl + 1, yl + yp1)
-          + f[6] * fetch (rl, lw, xl, yl + yp2) - cur * fsum;
-      const int delta = clamp ((sum + 64) >> 7, -hlim, hlim - 1);
-      res[k] = clamp (res[k] + delta, 0, maxv);
+#define CC_SAMPLES(F) \
+    [[unroll]] for (int k = 0; k < 4; k++) { \
+      const int xl = (x + k) << sx; \
+      const int cur = F (rl, xl, yl); \
+      const int sum = f[0] * F (rl, xl, yl + ym1) \
+          + f[1] * F (rl, xl - 1, yl) \
+          + f[2] * F (rl, xl + 1, yl) \
+          + f[3] * F (rl, xl - 1, yl + yp1) \
+          + f[4] * F (rl, xl, yl + yp1) \
+          + f[5] * F (rl, xl + 1, yl + yp1) \
+          + f[6] * F (rl, xl, yl + yp2) - cur * fsum; \
+      const int delta = clamp ((sum + 64) >> 7, -hlim, hlim - 1); \
+      res[k] = clamp (res[k] + delta, 0, maxv); \
     }
+#define LFETCH(r, xx, yy) fetch (r, lw, xx, yy)
+    if (ALF_HOIST != 0 && rl.mapped)
+      CC_SAMPLES (DIRECT)
+    else
+      CC_SAMPLES (LFETCH)
+#undef LFETCH
+#undef CC_SAMPLES
   }
   store4 (p, x, y, res);
 }
@@ -688,7 +765,11 @@ void main ()
   const int luma_rows = (pic.height + TILE_H - 1) / TILE_H;
   const int gy = int (gl_WorkGroupID.y);
   const int tx = int (gl_WorkGroupID.x) * TILE_W;
-  if (gy < luma_rows)
+  if (ALF_PASS == 1)
+    luma_tile (tx, gy * TILE_H);
+  else if (ALF_PASS == 2)
+    chroma_tile (tx, gy * TILE_H);
+  else if (gy < luma_rows)
     luma_tile (tx, gy * TILE_H);
   else
     chroma_tile (tx, (gy - luma_rows) * TILE_H);
