@@ -48,7 +48,9 @@
 #define TILE_W 32
 #define TILE_H 16
 #define NTHREADS 128  // (TILE_W / 4) * TILE_H
-#define NBLOCKS 32    // 4x4 luma blocks per tile
+#define NBLOCKS 32    // 4x4 blocks per 32x16 tile
+// Luma tiles: TILE_W x LTILE_H.
+#define LTILE_H (TILE_H * ALF_LROWS)
 
 layout (local_size_x = NTHREADS) in;
 
@@ -67,6 +69,14 @@ layout (constant_id = 2) const int ALF_COEF = 0;
 // test is made once, and uniform tiles run a copy of the filter loops whose
 // taps read shared memory directly (no window code in them).
 layout (constant_id = 3) const int ALF_HOIST = 0;
+// With ALF_HOIST, 1: rows away from the line-buffer boundary (all but 6
+// of a CTB) run a further copy whose vertical tap distances are literals,
+// so every tap is shared memory at a constant offset (and the 4 samples'
+// common taps can be read once).
+layout (constant_id = 4) const int ALF_CONSTTAP = 0;
+// Luma rows per invocation, 1 or 2 (then a luma tile is 32x32; both rows
+// of an invocation lie in one 4x4 block: one class, one coefficient read).
+layout (constant_id = 5) const int ALF_LROWS = 1;
 
 layout (std430, binding = 0) readonly buffer InY { uint in_y[]; };
 layout (std430, binding = 1) readonly buffer InCb { uint in_cb[]; };
@@ -143,7 +153,7 @@ int transpose_index (int t, int k)
 }
 
 // Partial gradient sums (sV, sH, sD0, sD1) of each block, per quarter.
-shared uint part_sums[NBLOCKS * 4][4];
+shared uint part_sums[NBLOCKS * 4 * 2][4];  // (for ALF_LROWS up to 2)
 
 uint load_word (uint p, uint i)
 {
@@ -236,13 +246,14 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
 // area of CC-ALF, at most (2 TILE_W + 1) x (2 TILE_H + 2).
 #define LUMA_AP 3
 #define LW (TILE_W + 2 * LUMA_AP)
-#define LH (TILE_H + 2 * LUMA_AP)
+#define LH (LTILE_H + 2 * LUMA_AP)
 #define CHROMA_AP 2
 #define CW (TILE_W + 2 * CHROMA_AP)
 #define CH (TILE_H + 2 * CHROMA_AP)
 #define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
 shared int smem[2 * CW * CH + CC_MAX];
-// (luma workgroups use LW * LH + 2 * LAP_ROW * LAP_H + 600 words of it)
+// (luma workgroups use LW * LH + 2 * LAP_ROW * LAP_H + 600 words of it:
+// 3340 with 2 rows per invocation)
 
 // A rectangle of a plane in shared memory. With `mapped`, every sample of
 // the tile has the same read window (one CTB, one side of every virtual
@@ -371,7 +382,7 @@ uvec4 classify_part (Region rl, int bx, int by, int q)
 // [ty - 2, ty + 17], LAP_ROW per row, two packed words each, in smem after
 // the luma tile.
 #define LAP_ROW ((TILE_W + 4) / 2)
-#define LAP_H (TILE_H + 4)
+#define LAP_H (LTILE_H + 4)
 #define LAP_BASE (LW * LH)
 // The tile's luma filter set: 25 x 12 coefficients, then 25 x 12 clips.
 #define COEF_BASE (LAP_BASE + 2 * LAP_ROW * LAP_H)
@@ -455,7 +466,7 @@ void luma_tile (int tx, int ty)
   const int tcol = tx >> pic.ctb_log2, trow = ty >> pic.ctb_log2;
   const Win tw = make_window (ctb[trow * pic.ctbs_x + tcol].flags, tcol, trow, 0, 0, tx, ty);
   const Region rl = Region (0, LW, tx - LUMA_AP, ty - LUMA_AP,
-      no_boundary_inside (tx, ty, TILE_W, TILE_H, 0, 0));
+      no_boundary_inside (tx, ty, TILE_W, LTILE_H, 0, 0));
   load_region (0u, rl, LW, LH, pic.width, pic.height, tw);
   // The tile lies in one CTB: luma ALF is on or off for all of it, with one
   // filter set, whose 25 filters (coefficients, clips) are read once.
@@ -497,9 +508,9 @@ void luma_tile (int tx, int ty)
     barrier ();
   }
 
-  // Classification quarters: block lid / 4, quarter lid % 4.
-  {
-    const int b = int (lid >> 2), q = int (lid & 3u);
+  // Classification quarters: block i / 4, quarter i % 4.
+  for (int i = int (lid); i < NBLOCKS * 4 * ALF_LROWS; i += NTHREADS) {
+    const int b = i >> 2, q = i & 3;
     const int bx = tx + 4 * (b & 7), by = ty + 4 * (b >> 3);
     uvec4 s = uvec4 (0u);
     if (luma_on && bx < pic.width && by < pic.height) {
@@ -508,44 +519,33 @@ void luma_tile (int tx, int ty)
       else
         s = classify_part (rl, bx, by, q);
     }
-    part_sums[lid][0] = s.x;
-    part_sums[lid][1] = s.y;
-    part_sums[lid][2] = s.z;
-    part_sums[lid][3] = s.w;
+    part_sums[i][0] = s.x;
+    part_sums[i][1] = s.y;
+    part_sums[i][2] = s.z;
+    part_sums[i][3] = s.w;
   }
   barrier ();
 
+  // Invocation: 4 samples wide, ALF_LROWS rows (one 4x4 block).
   const int gx = int (lid & 7u), gy = int (lid >> 3);
-  const int x = tx + 4 * gx, y = ty + gy;
-  if (x >= pic.width || y >= pic.height)
+  const int x = tx + 4 * gx, y0 = ty + ALF_LROWS * gy;
+  if (x >= pic.width || y0 >= pic.height)
     return;
-  const int col = x >> pic.ctb_log2, row = y >> pic.ctb_log2;
+  const int col = x >> pic.ctb_log2, row = y0 >> pic.ctb_log2;
   const AlfCtb c = ctb[row * pic.ctbs_x + col];
-  const Win win = make_window (c.flags, col, row, 0, 0, x, y);
-  ivec4 res;
   if ((c.flags & CTB_Y) == 0) {
-    for (int k = 0; k < 4; k++)
-      res[k] = fetch (rl, win, x + k, y);
-    store4 (0u, x, y, res);
+    for (int rr = 0; rr < ALF_LROWS; rr++) {
+      const int y = y0 + rr;
+      const Win win = make_window (c.flags, col, row, 0, 0, x, y);
+      ivec4 res;
+      for (int k = 0; k < 4; k++)
+        res[k] = fetch (rl, win, x + k, y);
+      store4 (0u, x, y, res);
+    }
     return;
   }
 
-  const ivec2 cls = finish_class ((gy >> 2) * 8 + gx, (y & ~3) - y_ctb, lb);
-
-  const int r = y - y_ctb, vb = pic.ctb_size - 4;
-  // Vertical distances of tap levels 1..3, reduced symmetrically around
-  // the line-buffer boundary.
-  int d1 = 1, d2 = 2, d3 = 3, shift = 7;
-  if (lb) {
-    if (r == vb - 1 || r == vb) {
-      d1 = 0; d2 = 0; d3 = 0;
-      shift = 10;
-    } else if (r == vb - 2 || r == vb + 1) {
-      d2 = 1; d3 = 1;
-    } else if (r == vb - 3 || r == vb + 2) {
-      d3 = 2;
-    }
-  }
+  const ivec2 cls = finish_class (((ALF_LROWS * gy) >> 2) * 8 + gx, (y0 & ~3) - y_ctb, lb);
 
   int f[12], cl[12];
   if (ALF_COEF == 0) {
@@ -564,24 +564,6 @@ void luma_tile (int tx, int ty)
     }
   }
   const int maxv = (1 << pic.bit_depth) - 1;
-  // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
-  // PAIR is a pair's term, FIX what the sum needs after the pairs.
-#define LUMA_SAMPLES(F, PAIR, FIX) \
-  [[unroll]] for (int s = 0; s < 4; s++) { \
-    const int xs = x + s; \
-    const int cur = F (xs, y); \
-    int sum = 0; \
-    LTAP (F, PAIR, 0, 0, d3); \
-    LTAP (F, PAIR, 1, 1, d2); LTAP (F, PAIR, 2, 0, d2); LTAP (F, PAIR, 3, -1, d2); \
-    LTAP (F, PAIR, 4, 2, d1); LTAP (F, PAIR, 5, 1, d1); LTAP (F, PAIR, 6, 0, d1); \
-    LTAP (F, PAIR, 7, -1, d1); LTAP (F, PAIR, 8, -2, d1); \
-    LTAP (F, PAIR, 9, 3, 0); LTAP (F, PAIR, 10, 2, 0); LTAP (F, PAIR, 11, 1, 0); \
-    FIX; \
-    res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
-  }
-#define LTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (xs + (dx), y + (dy)), F (xs - (dx), y - (dy)))
-#define LFETCH(xx, yy) fetch (rl, win, xx, yy)
-#define LDIRECT(xx, yy) smem[(yy) * LW + (xx) + ((LUMA_AP - ty) * LW + LUMA_AP - tx)]
   // Sets whose clip values are all 2^B clip nothing (differences of valid
   // samples stay below 2^B): flag word filled by VkAlfKernel::pack_params.
   // Then sum f (a - cur) + f (b - cur) = sum f (a + b) - 2 cur sum f, exact
@@ -590,22 +572,68 @@ void luma_tile (int tx, int ty)
   int fsum = 0;
   for (int k = 0; k < 12; k++)
     fsum += f[k];
-  if (ALF_HOIST != 0 && rl.mapped) {
-    // Uniform window (applied while loading): straight reads.
-    if (no_clip)
-      LUMA_SAMPLES (LDIRECT, PAIR_NO_CLIP, sum -= 2 * cur * fsum)
-    else
-      LUMA_SAMPLES (LDIRECT, PAIR_CLIP, )
-  } else {
-    if (no_clip)
-      LUMA_SAMPLES (LFETCH, PAIR_NO_CLIP, sum -= 2 * cur * fsum)
-    else
-      LUMA_SAMPLES (LFETCH, PAIR_CLIP, )
+
+  // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
+  // PAIR is a pair's term, FIX what the sum needs after the pairs, D1..D3
+  // the vertical distances of tap levels 1..3, SH the final shift.
+#define LUMA_SAMPLES(F, PAIR, FIX, D1, D2, D3, SH) \
+  [[unroll]] for (int s = 0; s < 4; s++) { \
+    const int xs = x + s; \
+    const int cur = F (xs, y); \
+    int sum = 0; \
+    LTAP (F, PAIR, 0, 0, D3); \
+    LTAP (F, PAIR, 1, 1, D2); LTAP (F, PAIR, 2, 0, D2); LTAP (F, PAIR, 3, -1, D2); \
+    LTAP (F, PAIR, 4, 2, D1); LTAP (F, PAIR, 5, 1, D1); LTAP (F, PAIR, 6, 0, D1); \
+    LTAP (F, PAIR, 7, -1, D1); LTAP (F, PAIR, 8, -2, D1); \
+    LTAP (F, PAIR, 9, 3, 0); LTAP (F, PAIR, 10, 2, 0); LTAP (F, PAIR, 11, 1, 0); \
+    FIX; \
+    res[s] = clamp (cur + ((sum + (1 << ((SH) - 1))) >> (SH)), 0, maxv); \
   }
+#define LTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (xs + (dx), y + (dy)), F (xs - (dx), y - (dy)))
+#define LFETCH(xx, yy) fetch (rl, win, xx, yy)
+#define LDIRECT(xx, yy) smem[(yy) * LW + (xx) + ((LUMA_AP - ty) * LW + LUMA_AP - tx)]
+#define LUMA_BOTH(F, D1, D2, D3, SH) \
+  if (no_clip) \
+    LUMA_SAMPLES (F, PAIR_NO_CLIP, sum -= 2 * cur * fsum, D1, D2, D3, SH) \
+  else \
+    LUMA_SAMPLES (F, PAIR_CLIP, , D1, D2, D3, SH)
+
+  [[unroll]] for (int rr = 0; rr < ALF_LROWS; rr++) {
+    const int y = y0 + rr;
+    if (y >= pic.height)
+      break;
+    const Win win = make_window (c.flags, col, row, 0, 0, x, y);
+    const int r = y - y_ctb, vb = pic.ctb_size - 4;
+    // Vertical distances of tap levels 1..3, reduced symmetrically around
+    // the line-buffer boundary.
+    int d1 = 1, d2 = 2, d3 = 3, shift = 7;
+    if (lb) {
+      if (r == vb - 1 || r == vb) {
+        d1 = 0; d2 = 0; d3 = 0;
+        shift = 10;
+      } else if (r == vb - 2 || r == vb + 1) {
+        d2 = 1; d3 = 1;
+      } else if (r == vb - 3 || r == vb + 2) {
+        d3 = 2;
+      }
+    }
+    ivec4 res;
+    if (ALF_HOIST != 0 && rl.mapped) {
+      // Uniform window (applied while loading): straight reads.
+      if (ALF_CONSTTAP != 0 && d3 == 3) {
+        LUMA_BOTH (LDIRECT, 1, 2, 3, 7)
+      } else {
+        LUMA_BOTH (LDIRECT, d1, d2, d3, shift)
+      }
+    } else {
+      LUMA_BOTH (LFETCH, d1, d2, d3, shift)
+    }
+    store4 (0u, x, y, res);
+  }
+#undef LUMA_BOTH
 #undef LDIRECT
 #undef LFETCH
 #undef LTAP
-  store4 (0u, x, y, res);
 }
 
 // ---------------------------------------------------------------- chroma
@@ -644,16 +672,16 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
       f[k] = pic.chroma_coeff[base + k];
       cl[k] = pic.chroma_clip[base + k];
     }
-#define CHROMA_SAMPLES(F, PAIR, FIX) \
+#define CHROMA_SAMPLES(F, PAIR, FIX, D1, D2, SH) \
     [[unroll]] for (int s = 0; s < 4; s++) { \
       const int xs = x + s; \
       const int cur = F (rc, xs, y); \
       int sum = 0; \
-      CTAP (F, PAIR, 0, 0, d2); \
-      CTAP (F, PAIR, 1, 1, d1); CTAP (F, PAIR, 2, 0, d1); CTAP (F, PAIR, 3, -1, d1); \
+      CTAP (F, PAIR, 0, 0, D2); \
+      CTAP (F, PAIR, 1, 1, D1); CTAP (F, PAIR, 2, 0, D1); CTAP (F, PAIR, 3, -1, D1); \
       CTAP (F, PAIR, 4, 2, 0); CTAP (F, PAIR, 5, 1, 0); \
       FIX; \
-      res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
+      res[s] = clamp (cur + ((sum + (1 << ((SH) - 1))) >> (SH)), 0, maxv); \
     }
 #define CTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (rc, xs + (dx), y + (dy)), \
       F (rc, xs - (dx), y - (dy)))
@@ -661,17 +689,21 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
     const int cf = c.chroma_filter[ci];
     const bool no_clip = ((pic.reserved[NOCLIP_CHROMA_WORD + (cf >> 5)] >> (cf & 31)) & 1) != 0;
     const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5];
+#define CHROMA_BOTH(F, D1, D2, SH) \
+    if (no_clip) \
+      CHROMA_SAMPLES (F, PAIR_NO_CLIP, sum -= 2 * cur * fsum, D1, D2, SH) \
+    else \
+      CHROMA_SAMPLES (F, PAIR_CLIP, , D1, D2, SH)
     if (ALF_HOIST != 0 && rc.mapped) {
-      if (no_clip)
-        CHROMA_SAMPLES (DIRECT, PAIR_NO_CLIP, sum -= 2 * cur * fsum)
-      else
-        CHROMA_SAMPLES (DIRECT, PAIR_CLIP, )
+      if (ALF_CONSTTAP != 0 && d2 == 2) {
+        CHROMA_BOTH (DIRECT, 1, 2, 7)
+      } else {
+        CHROMA_BOTH (DIRECT, d1, d2, shift)
+      }
     } else {
-      if (no_clip)
-        CHROMA_SAMPLES (CFETCH, PAIR_NO_CLIP, sum -= 2 * cur * fsum)
-      else
-        CHROMA_SAMPLES (CFETCH, PAIR_CLIP, )
+      CHROMA_BOTH (CFETCH, d1, d2, shift)
     }
+#undef CHROMA_BOTH
 #undef CFETCH
 #undef CTAP
   }
@@ -699,25 +731,30 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
     const int hlim = 1 << (pic.bit_depth - 1);
     // sum f (L - cur) = sum f L - cur sum f (no clipping in CC-ALF).
     const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6];
-#define CC_SAMPLES(F) \
+#define CC_SAMPLES(F, YM1, YP1, YP2) \
     [[unroll]] for (int k = 0; k < 4; k++) { \
       const int xl = (x + k) << sx; \
       const int cur = F (rl, xl, yl); \
-      const int sum = f[0] * F (rl, xl, yl + ym1) \
+      const int sum = f[0] * F (rl, xl, yl + (YM1)) \
           + f[1] * F (rl, xl - 1, yl) \
           + f[2] * F (rl, xl + 1, yl) \
-          + f[3] * F (rl, xl - 1, yl + yp1) \
-          + f[4] * F (rl, xl, yl + yp1) \
-          + f[5] * F (rl, xl + 1, yl + yp1) \
-          + f[6] * F (rl, xl, yl + yp2) - cur * fsum; \
+          + f[3] * F (rl, xl - 1, yl + (YP1)) \
+          + f[4] * F (rl, xl, yl + (YP1)) \
+          + f[5] * F (rl, xl + 1, yl + (YP1)) \
+          + f[6] * F (rl, xl, yl + (YP2)) - cur * fsum; \
       const int delta = clamp ((sum + 64) >> 7, -hlim, hlim - 1); \
       res[k] = clamp (res[k] + delta, 0, maxv); \
     }
 #define LFETCH(r, xx, yy) fetch (r, lw, xx, yy)
-    if (ALF_HOIST != 0 && rl.mapped)
-      CC_SAMPLES (DIRECT)
-    else
-      CC_SAMPLES (LFETCH)
+    if (ALF_HOIST != 0 && rl.mapped) {
+      if (ALF_CONSTTAP != 0 && yp2 == 2) {
+        CC_SAMPLES (DIRECT, -1, 1, 2)
+      } else {
+        CC_SAMPLES (DIRECT, ym1, yp1, yp2)
+      }
+    } else {
+      CC_SAMPLES (LFETCH, ym1, yp1, yp2)
+    }
 #undef LFETCH
 #undef CC_SAMPLES
   }
@@ -762,15 +799,15 @@ void main ()
 {
   // Rows of the grid: the luma tiles' rows, then the chroma tiles' rows
   // (chroma tiles use the first columns only).
-  const int luma_rows = (pic.height + TILE_H - 1) / TILE_H;
+  const int luma_rows = (pic.height + LTILE_H - 1) / LTILE_H;
   const int gy = int (gl_WorkGroupID.y);
   const int tx = int (gl_WorkGroupID.x) * TILE_W;
   if (ALF_PASS == 1)
-    luma_tile (tx, gy * TILE_H);
+    luma_tile (tx, gy * LTILE_H);
   else if (ALF_PASS == 2)
     chroma_tile (tx, gy * TILE_H);
   else if (gy < luma_rows)
-    luma_tile (tx, gy * TILE_H);
+    luma_tile (tx, gy * LTILE_H);
   else
     chroma_tile (tx, (gy - luma_rows) * TILE_H);
 }

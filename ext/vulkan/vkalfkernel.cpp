@@ -20,7 +20,8 @@ struct AlfPush {
   uint32_t wide;
 };
 
-/* Output tile of one workgroup (TILE_W x TILE_H in the shader). */
+/* Output tile of one workgroup (TILE_W x TILE_H in the shader; luma tiles
+ * are twice as high with rows2). */
 static const uint32_t kTileW = 32, kTileH = 16;
 
 /* The techniques, in the order of their names. */
@@ -34,6 +35,8 @@ static const AlfTechnique kTechniques[] = {
   { "coefbuf", &AlfOptions::coef_buffer, "luma coefficients from the buffer, not shared memory" },
   { "hoist", &AlfOptions::hoist, "uniform-window tiles: taps read shared memory directly" },
   { "split", &AlfOptions::split, "luma and chroma in two specialised dispatches" },
+  { "consttap", &AlfOptions::consttap, "with hoist: literal tap distances off the line-buffer rows" },
+  { "rows2", &AlfOptions::rows2, "2 luma rows per invocation, 32x32 luma tiles" },
 };
 
 AlfOptions AlfOptions::best ()
@@ -76,7 +79,7 @@ bool AlfOptions::parse (const char *variant, AlfOptions *out, std::string &error
       }
     if (!found) {
       error = "variant '" + std::string (variant) + "': unknown technique '" + word +
-          "' (known: tables, coefbuf, hoist, split; or baseline, default)";
+          "' (known: tables, coefbuf, hoist, split, consttap, rows2; or baseline, default)";
       return false;
     }
     pos = end == std::string::npos ? v.size () : end;
@@ -107,7 +110,7 @@ std::vector<std::string> VkAlfKernel::sweep_variants ()
 {
   std::vector<std::string> v = { "baseline" };
   for (const AlfTechnique &t : kTechniques)
-    v.push_back (t.name);
+    v.push_back (t.flag == &AlfOptions::consttap ? "hoist+consttap" : t.name); /* needs hoist */
   v.push_back ("default");
   const AlfOptions best = AlfOptions::best ();
   for (const AlfTechnique &t : kTechniques)
@@ -130,10 +133,12 @@ VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, GError **error)
 
 VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, const AlfOptions &o, GError **error)
 {
-  /* constant_id 0..3 of the shader: pass, tables, coefficients, hoist. */
+  /* constant_id 0..5 of the shader: pass, tables, coefficients, hoist,
+   * constant taps, luma rows per invocation. */
   auto make = [&] (uint32_t pass) {
     VkKernel::Spec spec = { vvc_alf_spv, sizeof (vvc_alf_spv), 8, sizeof (AlfPush),
-      { pass, o.tables ? 1u : 0u, o.coef_buffer ? 1u : 0u, o.hoist ? 1u : 0u } };
+      { pass, o.tables ? 1u : 0u, o.coef_buffer ? 1u : 0u, o.hoist ? 1u : 0u,
+        o.consttap ? 1u : 0u, o.rows2 ? 2u : 1u } };
     return VkKernel::create (device, spec, error);
   };
   VkAlfKernel *a = new VkAlfKernel ();
@@ -202,7 +207,8 @@ bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane o
   bufs[6] = { params->buffer, 0, kCtbOffset };
   bufs[7] = { params->buffer, kCtbOffset, VK_WHOLE_SIZE };
   const uint32_t gx = ((uint32_t) pic.width + kTileW - 1) / kTileW;
-  const uint32_t gy = ((uint32_t) pic.height + kTileH - 1) / kTileH;
+  const uint32_t lth = kTileH * (options_.rows2 ? 2 : 1); /* luma tile height */
+  const uint32_t gy = ((uint32_t) pic.height + lth - 1) / lth;
   const uint32_t cgx = ((uint32_t) (pic.width >> pic.shift_x) + kTileW - 1) / kTileW;
   const uint32_t cgy = ((uint32_t) (pic.height >> pic.shift_y) + kTileH - 1) / kTileH;
   if (options_.split) {

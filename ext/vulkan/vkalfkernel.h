@@ -24,6 +24,8 @@ struct AlfOptions {
   bool coef_buffer = false; /* luma coefficients read from the parameter buffer, not copied to shared memory */
   bool hoist = false; /* uniform-window test hoisted out of the taps: straight shared-memory reads */
   bool split = false; /* luma and chroma tiles in two dispatches of two specialised pipelines */
+  bool consttap = false; /* with hoist: rows off the line-buffer boundary use literal tap distances */
+  bool rows2 = false; /* 2 luma rows per invocation (32x32 luma tiles) instead of 1 (32x16) */
 
   /* The fastest known combination: what the element uses by default. */
   static AlfOptions best ();
@@ -31,7 +33,7 @@ struct AlfOptions {
    * kernel before the variants existed), or technique names joined by '+'
    * on top of the baseline ("tables+hoist"), or "default" followed by
    * "+name" / "-name" to add or remove one ("default-split"). Names:
-   * tables, coefbuf, hoist, split. */
+   * tables, coefbuf, hoist, split, consttap, rows2. */
   static bool parse (const char *variant, AlfOptions *out, std::string &error);
   /* The canonical '+'-joined name ("baseline" when none is on). */
   std::string name () const;

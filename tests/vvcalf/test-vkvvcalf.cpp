@@ -333,18 +333,33 @@ GST_START_TEST (kernel_all_layouts)
   fail_unless (queue != NULL);
   gpc::VkExec *exec = gpc::VkExec::create (queue, &err);
   fail_unless (exec != NULL);
-  /* Every variant of the sweep (the default first), each on every picture. */
+  /* Kernel variants, each on every picture: the default, and a set in
+   * which every technique is both on and off (in both the one-dispatch
+   * and the split form), so that every code path of the shader runs. Each
+   * variant costs a pipeline (seconds under validation on lavapipe): the
+   * full sweep runs in bench-vvcalf --variants all. */
   std::vector<gpc::VkAlfKernel *> kernels;
+  for (const char *v : { "default", "baseline", "default+consttap+rows2+coefbuf",
+           "split+rows2", "hoist+consttap+coefbuf" }) {
+    gpc::AlfOptions o;
+    std::string e;
+    fail_unless (gpc::AlfOptions::parse (v, &o, e), "%s", e.c_str ());
+    gpc::VkAlfKernel *k = gpc::VkAlfKernel::create (device, o, &err);
+    fail_unless (k != NULL, "%s: %s", v, err ? err->message : "");
+    kernels.push_back (k);
+  }
+  /* Every variant of the sweep has a valid name. */
   for (const std::string &v : gpc::VkAlfKernel::sweep_variants ()) {
     gpc::AlfOptions o;
     std::string e;
     fail_unless (gpc::AlfOptions::parse (v.c_str (), &o, e), "%s", e.c_str ());
-    gpc::VkAlfKernel *k = gpc::VkAlfKernel::create (device, o, &err);
-    fail_unless (k != NULL, "%s: %s", v.c_str (), err ? err->message : "");
-    if (v == "default")
-      kernels.insert (kernels.begin (), k);
-    else
-      kernels.push_back (k);
+  }
+  {
+    gpc::AlfOptions o;
+    std::string e;
+    fail_if (gpc::AlfOptions::parse ("default+nothing", &o, e));
+    fail_if (gpc::AlfOptions::parse ("tables*hoist", &o, e));
+    fail_unless (gpc::AlfOptions::parse ("default-split", &o, e) && !o.split && o.hoist);
   }
   gpc::VkBufferCache staging (device, true), devcache (device, false);
 
