@@ -153,7 +153,10 @@ int transpose_index (int t, int k)
 }
 
 // Partial gradient sums (sV, sH, sD0, sD1) of each block, per quarter.
-shared uint part_sums[NBLOCKS * 4 * 2][4];  // (for ALF_LROWS up to 2)
+// (Shared arrays are sized by specialization constants: each pipeline
+// reserves what its pass needs, nothing for the other pass.)
+const int PART_SUMS = ALF_PASS == 2 ? 1 : NBLOCKS * 4 * ALF_LROWS;
+shared uint part_sums[PART_SUMS][4];
 
 uint load_word (uint p, uint i)
 {
@@ -241,7 +244,8 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
   return w;
 }
 
-// Loaded samples. Luma tiles: (TILE_W + 6) x (TILE_H + 6) from offset 0.
+// Loaded samples. Luma tiles: (TILE_W + 6) x (LTILE_H + 6) from offset 0,
+// then their Laplacians and filter set (LUMA_WORDS in all).
 // Chroma tiles: Cb and Cr, (TILE_W + 4) x (TILE_H + 4) each, then the luma
 // area of CC-ALF, at most (2 TILE_W + 1) x (2 TILE_H + 2).
 #define LUMA_AP 3
@@ -251,9 +255,13 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
 #define CW (TILE_W + 2 * CHROMA_AP)
 #define CH (TILE_H + 2 * CHROMA_AP)
 #define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
-shared int smem[2 * CW * CH + CC_MAX];
-// (luma workgroups use LW * LH + 2 * LAP_ROW * LAP_H + 600 words of it:
-// 3340 with 2 rows per invocation)
+#define LAP_ROW ((TILE_W + 4) / 2)
+#define LAP_H (LTILE_H + 4)
+const int LUMA_WORDS = LW * LH + 2 * LAP_ROW * LAP_H + (ALF_COEF == 0 ? 600 : 0);
+const int CHROMA_WORDS = 2 * CW * CH + CC_MAX;
+const int SMEM_WORDS = ALF_PASS == 1 ? LUMA_WORDS : ALF_PASS == 2 ? CHROMA_WORDS :
+    (LUMA_WORDS > CHROMA_WORDS ? LUMA_WORDS : CHROMA_WORDS);
+shared int smem[SMEM_WORDS];
 
 // A rectangle of a plane in shared memory. With `mapped`, every sample of
 // the tile has the same read window (one CTB, one side of every virtual
@@ -381,8 +389,6 @@ uvec4 classify_part (Region rl, int bx, int by, int q)
 // Laplacians of the checkerboard positions of [tx - 2, tx + 33] x
 // [ty - 2, ty + 17], LAP_ROW per row, two packed words each, in smem after
 // the luma tile.
-#define LAP_ROW ((TILE_W + 4) / 2)
-#define LAP_H (LTILE_H + 4)
 #define LAP_BASE (LW * LH)
 // The tile's luma filter set: 25 x 12 coefficients, then 25 x 12 clips.
 #define COEF_BASE (LAP_BASE + 2 * LAP_ROW * LAP_H)
