@@ -77,6 +77,9 @@ layout (constant_id = 4) const int ALF_CONSTTAP = 0;
 // Luma rows per invocation, 1 or 2 (then a luma tile is 32x32; both rows
 // of an invocation lie in one 4x4 block: one class, one coefficient read).
 layout (constant_id = 5) const int ALF_LROWS = 1;
+// 1: loaded samples are packed two per 32-bit word of shared memory (half
+// the footprint and of the words read; a shift and a mask per read).
+layout (constant_id = 6) const int ALF_PACK16 = 0;
 
 layout (std430, binding = 0) readonly buffer InY { uint in_y[]; };
 layout (std430, binding = 1) readonly buffer InCb { uint in_cb[]; };
@@ -257,11 +260,22 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
 #define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
 #define LAP_ROW ((TILE_W + 4) / 2)
 #define LAP_H (LTILE_H + 4)
-const int LUMA_WORDS = LW * LH + 2 * LAP_ROW * LAP_H + (ALF_COEF == 0 ? 600 : 0);
-const int CHROMA_WORDS = 2 * CW * CH + CC_MAX;
+// Words of shared memory holding n samples (region bases and sizes are
+// counted in samples; every region starts at an even sample index).
+#define SAMPLE_WORDS(n) (ALF_PACK16 != 0 ? ((n) + 1) / 2 : (n))
+const int LUMA_WORDS = SAMPLE_WORDS (LW * LH) + 2 * LAP_ROW * LAP_H + (ALF_COEF == 0 ? 600 : 0);
+const int CHROMA_WORDS = SAMPLE_WORDS (2 * CW * CH + CC_MAX);
 const int SMEM_WORDS = ALF_PASS == 1 ? LUMA_WORDS : ALF_PASS == 2 ? CHROMA_WORDS :
     (LUMA_WORDS > CHROMA_WORDS ? LUMA_WORDS : CHROMA_WORDS);
 shared int smem[SMEM_WORDS];
+
+// Loaded sample i (index in samples).
+int smp (int i)
+{
+  if (ALF_PACK16 != 0)
+    return int ((uint (smem[i >> 1]) >> ((i & 1) << 4)) & 0xffffu);
+  return smem[i];
+}
 
 // A rectangle of a plane in shared memory. With `mapped`, every sample of
 // the tile has the same read window (one CTB, one side of every virtual
@@ -289,6 +303,23 @@ void load_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
   // Row by float division (w may be a run-time value; integer division is
   // slow): exact, as (i + 0.5) / w is at least 0.5 / w from an integer.
   const float inv_w = 1.0 / float (w);
+  if (ALF_PACK16 != 0) {
+    // Word j: samples 2j and 2j + 1 of the region (r.stride == w).
+    for (int j = int (gl_LocalInvocationIndex); 2 * j < w * h; j += NTHREADS) {
+      uint v = 0u;
+      for (int e = 0; e < 2; e++) {
+        const int i = 2 * j + e;
+        if (i >= w * h)
+          break;
+        const int ry = int ((float (i) + 0.5) * inv_w), rx = i - ry * w;
+        ivec2 c = r.mapped ? window_map (tw, r.ox + rx, r.oy + ry) :
+            clamp (ivec2 (r.ox + rx, r.oy + ry), ivec2 (0), ivec2 (pw - 1, ph - 1));
+        v |= uint (load_sample (p, c.x, c.y)) << (16 * e);
+      }
+      smem[(r.base >> 1) + j] = int (v);
+    }
+    return;
+  }
   for (int i = int (gl_LocalInvocationIndex); i < w * h; i += NTHREADS) {
     const int ry = int ((float (i) + 0.5) * inv_w), rx = i - ry * w;
     ivec2 c = r.mapped ? window_map (tw, r.ox + rx, r.oy + ry) :
@@ -298,7 +329,7 @@ void load_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
 }
 
 // A sample of a region whose window was applied while loading.
-#define DIRECT(r, xx, yy) smem[(r).base + ((yy) - (r).oy) * (r).stride + ((xx) - (r).ox)]
+#define DIRECT(r, xx, yy) smp ((r).base + ((yy) - (r).oy) * (r).stride + ((xx) - (r).ox))
 
 // vvc_alf_fetch: the window rule, then the loaded sample.
 int fetch (Region r, Win w, int x, int y)
@@ -308,7 +339,7 @@ int fetch (Region r, Win w, int x, int y)
     x = c.x;
     y = c.y;
   }
-  return smem[r.base + (y - r.oy) * r.stride + (x - r.ox)];
+  return smp (r.base + (y - r.oy) * r.stride + (x - r.ox));
 }
 
 // Whether no virtual boundary lies strictly inside [x0, x0 + w) x [y0, y0 + h)
@@ -389,7 +420,7 @@ uvec4 classify_part (Region rl, int bx, int by, int q)
 // Laplacians of the checkerboard positions of [tx - 2, tx + 33] x
 // [ty - 2, ty + 17], LAP_ROW per row, two packed words each, in smem after
 // the luma tile.
-#define LAP_BASE (LW * LH)
+#define LAP_BASE SAMPLE_WORDS (LW * LH)
 // The tile's luma filter set: 25 x 12 coefficients, then 25 x 12 clips.
 #define COEF_BASE (LAP_BASE + 2 * LAP_ROW * LAP_H)
 
@@ -597,7 +628,7 @@ void luma_tile (int tx, int ty)
   }
 #define LTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (xs + (dx), y + (dy)), F (xs - (dx), y - (dy)))
 #define LFETCH(xx, yy) fetch (rl, win, xx, yy)
-#define LDIRECT(xx, yy) smem[(yy) * LW + (xx) + ((LUMA_AP - ty) * LW + LUMA_AP - tx)]
+#define LDIRECT(xx, yy) smp ((yy) * LW + (xx) + ((LUMA_AP - ty) * LW + LUMA_AP - tx))
 #define LUMA_BOTH(F, D1, D2, D3, SH) \
   if (no_clip) \
     LUMA_SAMPLES (F, PAIR_NO_CLIP, sum -= 2 * cur * fsum, D1, D2, D3, SH) \

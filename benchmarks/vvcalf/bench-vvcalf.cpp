@@ -376,7 +376,7 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
 
   printf ("Kernel variants: GPU us per picture (%u dispatches back to back; in brackets one\n"
       "dispatch alone), output checked against the CPU reference at every size.\n", n);
-  printf ("%-22s", "variant");
+  printf ("%-30s", "variant");
   for (unsigned s : sizes) {
     char col[32];
     snprintf (col, sizeof col, "%up us [1 disp]", s);
@@ -385,7 +385,7 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
   printf (" %-9s %s\n", "bit-exact", "what it changes (from the baseline)");
   int status = 0;
   for (size_t k = 0; k < kernels.size (); k++) {
-    printf ("%-22s", names[k].c_str ());
+    printf ("%-30s", names[k].c_str ());
     bool exact = true;
     for (size_t si = 0; si < sizes.size (); si++) {
       char col[40];

@@ -37,6 +37,7 @@ static const AlfTechnique kTechniques[] = {
   { "split", &AlfOptions::split, "luma and chroma in two specialised dispatches" },
   { "consttap", &AlfOptions::consttap, "with hoist: literal tap distances off the line-buffer rows" },
   { "rows2", &AlfOptions::rows2, "2 luma rows per invocation, 32x32 luma tiles" },
+  { "pack16", &AlfOptions::pack16, "samples packed 2 per word in shared memory" },
 };
 
 AlfOptions AlfOptions::best ()
@@ -79,7 +80,7 @@ bool AlfOptions::parse (const char *variant, AlfOptions *out, std::string &error
       }
     if (!found) {
       error = "variant '" + std::string (variant) + "': unknown technique '" + word +
-          "' (known: tables, coefbuf, hoist, split, consttap, rows2; or baseline, default)";
+          "' (known: tables, coefbuf, hoist, split, consttap, rows2, pack16; or baseline, default)";
       return false;
     }
     pos = end == std::string::npos ? v.size () : end;
@@ -133,12 +134,12 @@ VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, GError **error)
 
 VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, const AlfOptions &o, GError **error)
 {
-  /* constant_id 0..5 of the shader: pass, tables, coefficients, hoist,
-   * constant taps, luma rows per invocation. */
+  /* constant_id 0..6 of the shader: pass, tables, coefficients, hoist,
+   * constant taps, luma rows per invocation, packed samples. */
   auto make = [&] (uint32_t pass) {
     VkKernel::Spec spec = { vvc_alf_spv, sizeof (vvc_alf_spv), 8, sizeof (AlfPush),
       { pass, o.tables ? 1u : 0u, o.coef_buffer ? 1u : 0u, o.hoist ? 1u : 0u,
-        o.consttap ? 1u : 0u, o.rows2 ? 2u : 1u } };
+        o.consttap ? 1u : 0u, o.rows2 ? 2u : 1u, o.pack16 ? 1u : 0u } };
     return VkKernel::create (device, spec, error);
   };
   VkAlfKernel *a = new VkAlfKernel ();

@@ -26,6 +26,7 @@ struct AlfOptions {
   bool split = false; /* luma and chroma tiles in two dispatches of two specialised pipelines */
   bool consttap = false; /* with hoist: rows off the line-buffer boundary use literal tap distances */
   bool rows2 = false; /* 2 luma rows per invocation (32x32 luma tiles) instead of 1 (32x16) */
+  bool pack16 = false; /* loaded samples packed two per 32-bit word of shared memory */
 
   /* The fastest known combination: what the element uses by default. */
   static AlfOptions best ();
@@ -33,7 +34,7 @@ struct AlfOptions {
    * kernel before the variants existed), or technique names joined by '+'
    * on top of the baseline ("tables+hoist"), or "default" followed by
    * "+name" / "-name" to add or remove one ("default-split"). Names:
-   * tables, coefbuf, hoist, split, consttap, rows2. */
+   * tables, coefbuf, hoist, split, consttap, rows2, pack16. */
   static bool parse (const char *variant, AlfOptions *out, std::string &error);
   /* The canonical '+'-joined name ("baseline" when none is on). */
   std::string name () const;

@@ -339,8 +339,8 @@ GST_START_TEST (kernel_all_layouts)
    * variant costs a pipeline (seconds under validation on lavapipe): the
    * full sweep runs in bench-vvcalf --variants all. */
   std::vector<gpc::VkAlfKernel *> kernels;
-  for (const char *v : { "default", "baseline", "default+consttap+rows2+coefbuf",
-           "split+rows2", "hoist+consttap+coefbuf" }) {
+  for (const char *v : { "default", "baseline", "default+consttap+rows2+coefbuf+pack16",
+           "split+rows2+pack16", "hoist+consttap+coefbuf" }) {
     gpc::AlfOptions o;
     std::string e;
     fail_unless (gpc::AlfOptions::parse (v, &o, e), "%s", e.c_str ());
