@@ -639,7 +639,6 @@ void luma_tile (int tx, int ty)
     const int y = y0 + rr;
     if (y >= pic.height)
       break;
-    const Win win = make_window (c.flags, col, row, 0, 0, x, y);
     const int r = y - y_ctb, vb = pic.ctb_size - 4;
     // Vertical distances of tap levels 1..3, reduced symmetrically around
     // the line-buffer boundary.
@@ -663,6 +662,7 @@ void luma_tile (int tx, int ty)
         LUMA_BOTH (LDIRECT, d1, d2, d3, shift)
       }
     } else {
+      const Win win = make_window (c.flags, col, row, 0, 0, x, y);
       LUMA_BOTH (LFETCH, d1, d2, d3, shift)
     }
     store4 (0u, x, y, res);
