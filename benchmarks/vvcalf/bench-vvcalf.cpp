@@ -374,8 +374,9 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
     gst_buffer_unref (params_buf);
   }
 
-  printf ("Kernel variants: GPU us per picture (%u dispatches back to back; in brackets one\n"
-      "dispatch alone), output checked against the CPU reference at every size.\n", n);
+  printf ("Kernel variants: GPU us per picture (%u dispatch%s back to back; in brackets one\n"
+      "dispatch alone, median of %u), output checked against the CPU reference at every size.\n",
+      n, n == 1 ? "" : "es", 2 * kSingles);
   printf ("%-30s", "variant");
   for (unsigned s : sizes) {
     char col[32];
