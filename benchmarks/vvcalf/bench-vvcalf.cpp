@@ -377,7 +377,10 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
   printf ("Kernel variants: GPU us per picture (%u dispatch%s back to back; in brackets one\n"
       "dispatch alone, median of %u), output checked against the CPU reference at every size.\n",
       n, n == 1 ? "" : "es", 2 * kSingles);
-  printf ("%-30s", "variant");
+  int nw = 8;
+  for (const std::string &v : names)
+    nw = std::max (nw, (int) v.size ());
+  printf ("%-*s", nw, "variant");
   for (unsigned s : sizes) {
     char col[32];
     snprintf (col, sizeof col, "%up us [1 disp]", s);
@@ -386,7 +389,7 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
   printf (" %-9s %s\n", "bit-exact", "what it changes (from the baseline)");
   int status = 0;
   for (size_t k = 0; k < kernels.size (); k++) {
-    printf ("%-30s", names[k].c_str ());
+    printf ("%-*s", nw, names[k].c_str ());
     bool exact = true;
     for (size_t si = 0; si < sizes.size (); si++) {
       char col[40];

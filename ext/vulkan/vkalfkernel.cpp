@@ -116,6 +116,15 @@ std::vector<std::string> VkAlfKernel::sweep_variants ()
   const AlfOptions best = AlfOptions::best ();
   for (const AlfTechnique &t : kTechniques)
     v.push_back (std::string ("default") + (best.*(t.flag) ? "-" : "+") + t.name);
+  /* Every technique at once, and all but the coefficient placement. */
+  std::string all, all_smem;
+  for (const AlfTechnique &t : kTechniques) {
+    all += (all.empty () ? "" : "+") + std::string (t.name);
+    if (t.flag != &AlfOptions::coef_buffer)
+      all_smem += (all_smem.empty () ? "" : "+") + std::string (t.name);
+  }
+  v.push_back (all);
+  v.push_back (all_smem);
   return v;
 }
 

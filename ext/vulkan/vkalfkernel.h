@@ -63,8 +63,9 @@ class VkAlfKernel {
   const AlfOptions &options () const { return options_; }
 
   /* The variants a benchmark sweeps ("all"): the baseline, each technique
-   * alone on it, the default, and the default without each of its
-   * techniques / with each other one. */
+   * alone on it, the default, the default without each of its techniques /
+   * with each other one, every technique at once, and every technique but
+   * coefbuf. */
   static std::vector<std::string> sweep_variants ();
 
   /* Byte offset of the CTB array in a parameter buffer (the picture block
