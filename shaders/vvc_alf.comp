@@ -37,14 +37,49 @@
 // Output rows start at 4-byte aligned offsets, so each invocation writes
 // whole words. No 64-bit types: the one 36-bit product comparison of the
 // classification uses umulExtended.
+//
+// Variants (docs/vvcalf-gpu.md, "Kernel variants"): specialization
+// constants choose between techniques at pipeline creation, so each
+// pipeline holds only the code of its choices (VkAlfKernel names them and
+// reads GPC_ALF_VARIANT).
 #version 450
+#extension GL_EXT_control_flow_attributes : enable
 
 #define TILE_W 32
 #define TILE_H 16
 #define NTHREADS 128  // (TILE_W / 4) * TILE_H
-#define NBLOCKS 32    // 4x4 luma blocks per tile
+#define NBLOCKS 32    // 4x4 blocks per 32x16 tile
+// Luma tiles: TILE_W x LTILE_H.
+#define LTILE_H (TILE_H * ALF_LROWS)
 
 layout (local_size_x = NTHREADS) in;
+
+// 0: one dispatch, grid rows of luma tiles then of chroma tiles; 1: luma
+// tiles only; 2: chroma tiles only (two pipelines, two dispatches).
+layout (constant_id = 0) const int ALF_PASS = 0;
+// 0: transposition, activity and direction tables as GLSL const arrays
+// indexed at run time (which a driver may materialise in per-invocation
+// local memory); 1: the same tables packed into integer constants and
+// extracted with shifts.
+layout (constant_id = 1) const int ALF_TABLES = 0;
+// 0: a luma tile copies its filter set (600 words) into shared memory;
+// 1: every invocation reads its 24 words from the parameter buffer.
+layout (constant_id = 2) const int ALF_COEF = 0;
+// 0: every tap's fetch tests whether the tile's window is uniform; 1: the
+// test is made once, and uniform tiles run a copy of the filter loops whose
+// taps read shared memory directly (no window code in them).
+layout (constant_id = 3) const int ALF_HOIST = 0;
+// With ALF_HOIST, 1: rows away from the line-buffer boundary (all but 6
+// of a CTB) run a further copy whose vertical tap distances are literals,
+// so every tap is shared memory at a constant offset (and the 4 samples'
+// common taps can be read once).
+layout (constant_id = 4) const int ALF_CONSTTAP = 0;
+// Luma rows per invocation, 1 or 2 (then a luma tile is 32x32; both rows
+// of an invocation lie in one 4x4 block: one class, one coefficient read).
+layout (constant_id = 5) const int ALF_LROWS = 1;
+// 1: loaded samples are packed two per 32-bit word of shared memory (half
+// the footprint and of the words read; a shift and a mask per read).
+layout (constant_id = 6) const int ALF_PACK16 = 0;
 
 layout (std430, binding = 0) readonly buffer InY { uint in_y[]; };
 layout (std430, binding = 1) readonly buffer InCb { uint in_cb[]; };
@@ -109,8 +144,22 @@ const int kTranspose[48] = int[48] (
     0, 3, 2, 1, 8, 7, 6, 5, 4, 9, 10, 11,
     9, 8, 10, 4, 3, 7, 11, 5, 1, 0, 2, 6);
 
+// Index of coefficient k of transposition t: kTranspose[t * 12 + k], or
+// the same from nibbles (k is a constant once the caller's loop unrolls).
+int transpose_index (int t, int k)
+{
+  if (ALF_TABLES == 0)
+    return kTranspose[t * 12 + k];
+  const uint lo = t == 0 ? 0x76543210u : t == 1 ? 0x7b518a49u : t == 2 ? 0x56781230u : 0x5b734a89u;
+  const uint hi = t == 0 ? 0xba98u : t == 1 ? 0x6203u : t == 2 ? 0xba94u : 0x6201u;
+  return int (((k < 8 ? lo : hi) >> (4 * (k & 7))) & 15u);
+}
+
 // Partial gradient sums (sV, sH, sD0, sD1) of each block, per quarter.
-shared uint part_sums[NBLOCKS * 4][4];
+// (Shared arrays are sized by specialization constants: each pipeline
+// reserves what its pass needs, nothing for the other pass.)
+const int PART_SUMS = ALF_PASS == 2 ? 1 : NBLOCKS * 4 * ALF_LROWS;
+shared uint part_sums[PART_SUMS][4];
 
 uint load_word (uint p, uint i)
 {
@@ -198,18 +247,35 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
   return w;
 }
 
-// Loaded samples. Luma tiles: (TILE_W + 6) x (TILE_H + 6) from offset 0.
+// Loaded samples. Luma tiles: (TILE_W + 6) x (LTILE_H + 6) from offset 0,
+// then their Laplacians and filter set (LUMA_WORDS in all).
 // Chroma tiles: Cb and Cr, (TILE_W + 4) x (TILE_H + 4) each, then the luma
 // area of CC-ALF, at most (2 TILE_W + 1) x (2 TILE_H + 2).
 #define LUMA_AP 3
 #define LW (TILE_W + 2 * LUMA_AP)
-#define LH (TILE_H + 2 * LUMA_AP)
+#define LH (LTILE_H + 2 * LUMA_AP)
 #define CHROMA_AP 2
 #define CW (TILE_W + 2 * CHROMA_AP)
 #define CH (TILE_H + 2 * CHROMA_AP)
 #define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
-shared int smem[2 * CW * CH + CC_MAX];
-// (luma workgroups use LW * LH + 2 * LAP_ROW * LAP_H + 600 words of it)
+#define LAP_ROW ((TILE_W + 4) / 2)
+#define LAP_H (LTILE_H + 4)
+// Words of shared memory holding n samples (region bases and sizes are
+// counted in samples; every region starts at an even sample index).
+#define SAMPLE_WORDS(n) (ALF_PACK16 != 0 ? ((n) + 1) / 2 : (n))
+const int LUMA_WORDS = SAMPLE_WORDS (LW * LH) + 2 * LAP_ROW * LAP_H + (ALF_COEF == 0 ? 600 : 0);
+const int CHROMA_WORDS = SAMPLE_WORDS (2 * CW * CH + CC_MAX);
+const int SMEM_WORDS = ALF_PASS == 1 ? LUMA_WORDS : ALF_PASS == 2 ? CHROMA_WORDS :
+    (LUMA_WORDS > CHROMA_WORDS ? LUMA_WORDS : CHROMA_WORDS);
+shared int smem[SMEM_WORDS];
+
+// Loaded sample i (index in samples).
+int smp (int i)
+{
+  if (ALF_PACK16 != 0)
+    return int ((uint (smem[i >> 1]) >> ((i & 1) << 4)) & 0xffffu);
+  return smem[i];
+}
 
 // A rectangle of a plane in shared memory. With `mapped`, every sample of
 // the tile has the same read window (one CTB, one side of every virtual
@@ -237,6 +303,23 @@ void load_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
   // Row by float division (w may be a run-time value; integer division is
   // slow): exact, as (i + 0.5) / w is at least 0.5 / w from an integer.
   const float inv_w = 1.0 / float (w);
+  if (ALF_PACK16 != 0) {
+    // Word j: samples 2j and 2j + 1 of the region (r.stride == w).
+    for (int j = int (gl_LocalInvocationIndex); 2 * j < w * h; j += NTHREADS) {
+      uint v = 0u;
+      for (int e = 0; e < 2; e++) {
+        const int i = 2 * j + e;
+        if (i >= w * h)
+          break;
+        const int ry = int ((float (i) + 0.5) * inv_w), rx = i - ry * w;
+        ivec2 c = r.mapped ? window_map (tw, r.ox + rx, r.oy + ry) :
+            clamp (ivec2 (r.ox + rx, r.oy + ry), ivec2 (0), ivec2 (pw - 1, ph - 1));
+        v |= uint (load_sample (p, c.x, c.y)) << (16 * e);
+      }
+      smem[(r.base >> 1) + j] = int (v);
+    }
+    return;
+  }
   for (int i = int (gl_LocalInvocationIndex); i < w * h; i += NTHREADS) {
     const int ry = int ((float (i) + 0.5) * inv_w), rx = i - ry * w;
     ivec2 c = r.mapped ? window_map (tw, r.ox + rx, r.oy + ry) :
@@ -244,6 +327,9 @@ void load_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
     smem[r.base + ry * r.stride + rx] = load_sample (p, c.x, c.y);
   }
 }
+
+// A sample of a region whose window was applied while loading.
+#define DIRECT(r, xx, yy) smp ((r).base + ((yy) - (r).oy) * (r).stride + ((xx) - (r).ox))
 
 // vvc_alf_fetch: the window rule, then the loaded sample.
 int fetch (Region r, Win w, int x, int y)
@@ -253,7 +339,7 @@ int fetch (Region r, Win w, int x, int y)
     x = c.x;
     y = c.y;
   }
-  return smem[r.base + (y - r.oy) * r.stride + (x - r.ox)];
+  return smp (r.base + (y - r.oy) * r.stride + (x - r.ox));
 }
 
 // Whether no virtual boundary lies strictly inside [x0, x0 + w) x [y0, y0 + h)
@@ -334,9 +420,7 @@ uvec4 classify_part (Region rl, int bx, int by, int q)
 // Laplacians of the checkerboard positions of [tx - 2, tx + 33] x
 // [ty - 2, ty + 17], LAP_ROW per row, two packed words each, in smem after
 // the luma tile.
-#define LAP_ROW ((TILE_W + 4) / 2)
-#define LAP_H (TILE_H + 4)
-#define LAP_BASE (LW * LH)
+#define LAP_BASE SAMPLE_WORDS (LW * LH)
 // The tile's luma filter set: 25 x 12 coefficients, then 25 x 12 clips.
 #define COEF_BASE (LAP_BASE + 2 * LAP_ROW * LAP_H)
 
@@ -377,7 +461,9 @@ ivec2 finish_class (int b, int yb, bool lb)
   if (lb && (yb == pic.ctb_size - 8 || yb == pic.ctb_size - 4))
     ac = 96u;
   const uint act = min (15u, ((sv + sh) * ac) >> uint (pic.bit_depth + 4));
-  const int avg_var = kActToVar[act];
+  // kActToVar: 0, 1, 2 (2..6), 3 (7..14), 4 (15).
+  const int avg_var = ALF_TABLES != 0 ?
+      int (act >= 1u) + int (act >= 2u) + int (act >= 7u) + int (act >= 15u) : kActToVar[act];
 
   uint hv1, hv0, d1, d0;
   int dir_hv, dir_d;
@@ -405,7 +491,9 @@ ivec2 finish_class (int b, int yb, bool lb)
   else if (hvd1 > 2u * hvd0)
     dir_s = 1;
   const int filt = avg_var + (dir_s != 0 ? (((dir1 & 1) << 1) + dir_s) * 5 : 0);
-  return ivec2 (filt, kDirToTranspose[dir1 * 2 + (dir2 >> 1)]);
+  const int di = dir1 * 2 + (dir2 >> 1);
+  // kDirToTranspose, 2 bits per entry.
+  return ivec2 (filt, ALF_TABLES != 0 ? int ((0xde84u >> (2 * di)) & 3u) : kDirToTranspose[di]);
 }
 
 void luma_tile (int tx, int ty)
@@ -415,13 +503,13 @@ void luma_tile (int tx, int ty)
   const int tcol = tx >> pic.ctb_log2, trow = ty >> pic.ctb_log2;
   const Win tw = make_window (ctb[trow * pic.ctbs_x + tcol].flags, tcol, trow, 0, 0, tx, ty);
   const Region rl = Region (0, LW, tx - LUMA_AP, ty - LUMA_AP,
-      no_boundary_inside (tx, ty, TILE_W, TILE_H, 0, 0));
+      no_boundary_inside (tx, ty, TILE_W, LTILE_H, 0, 0));
   load_region (0u, rl, LW, LH, pic.width, pic.height, tw);
   // The tile lies in one CTB: luma ALF is on or off for all of it, with one
   // filter set, whose 25 filters (coefficients, clips) are read once.
   const AlfCtb tc = ctb[trow * pic.ctbs_x + tcol];
   const bool luma_on = (tc.flags & CTB_Y) != 0;
-  if (luma_on) {
+  if (luma_on && ALF_COEF == 0) {
     for (int i = int (lid); i < 25 * 12; i += NTHREADS) {
       smem[COEF_BASE + i] = pic.luma_coeff[tc.luma_set * 300 + i];
       smem[COEF_BASE + 300 + i] = pic.luma_clip[tc.luma_set * 300 + i];
@@ -457,9 +545,9 @@ void luma_tile (int tx, int ty)
     barrier ();
   }
 
-  // Classification quarters: block lid / 4, quarter lid % 4.
-  {
-    const int b = int (lid >> 2), q = int (lid & 3u);
+  // Classification quarters: block i / 4, quarter i % 4.
+  for (int i = int (lid); i < NBLOCKS * 4 * ALF_LROWS; i += NTHREADS) {
+    const int b = i >> 2, q = i & 3;
     const int bx = tx + 4 * (b & 7), by = ty + 4 * (b >> 3);
     uvec4 s = uvec4 (0u);
     if (luma_on && bx < pic.width && by < pic.height) {
@@ -468,84 +556,121 @@ void luma_tile (int tx, int ty)
       else
         s = classify_part (rl, bx, by, q);
     }
-    part_sums[lid][0] = s.x;
-    part_sums[lid][1] = s.y;
-    part_sums[lid][2] = s.z;
-    part_sums[lid][3] = s.w;
+    part_sums[i][0] = s.x;
+    part_sums[i][1] = s.y;
+    part_sums[i][2] = s.z;
+    part_sums[i][3] = s.w;
   }
   barrier ();
 
+  // Invocation: 4 samples wide, ALF_LROWS rows (one 4x4 block).
   const int gx = int (lid & 7u), gy = int (lid >> 3);
-  const int x = tx + 4 * gx, y = ty + gy;
-  if (x >= pic.width || y >= pic.height)
+  const int x = tx + 4 * gx, y0 = ty + ALF_LROWS * gy;
+  if (x >= pic.width || y0 >= pic.height)
     return;
-  const int col = x >> pic.ctb_log2, row = y >> pic.ctb_log2;
+  const int col = x >> pic.ctb_log2, row = y0 >> pic.ctb_log2;
   const AlfCtb c = ctb[row * pic.ctbs_x + col];
-  const Win win = make_window (c.flags, col, row, 0, 0, x, y);
-  ivec4 res;
   if ((c.flags & CTB_Y) == 0) {
-    for (int k = 0; k < 4; k++)
-      res[k] = fetch (rl, win, x + k, y);
-    store4 (0u, x, y, res);
+    for (int rr = 0; rr < ALF_LROWS; rr++) {
+      const int y = y0 + rr;
+      const Win win = make_window (c.flags, col, row, 0, 0, x, y);
+      ivec4 res;
+      for (int k = 0; k < 4; k++)
+        res[k] = fetch (rl, win, x + k, y);
+      store4 (0u, x, y, res);
+    }
     return;
   }
 
-  const ivec2 cls = finish_class ((gy >> 2) * 8 + gx, (y & ~3) - y_ctb, lb);
+  const ivec2 cls = finish_class (((ALF_LROWS * gy) >> 2) * 8 + gx, (y0 & ~3) - y_ctb, lb);
 
-  const int r = y - y_ctb, vb = pic.ctb_size - 4;
-  // Vertical distances of tap levels 1..3, reduced symmetrically around
-  // the line-buffer boundary.
-  int d1 = 1, d2 = 2, d3 = 3, shift = 7;
-  if (lb) {
-    if (r == vb - 1 || r == vb) {
-      d1 = 0; d2 = 0; d3 = 0;
-      shift = 10;
-    } else if (r == vb - 2 || r == vb + 1) {
-      d2 = 1; d3 = 1;
-    } else if (r == vb - 3 || r == vb + 2) {
-      d3 = 2;
+  int f[12], cl[12];
+  if (ALF_COEF == 0) {
+    const int base = COEF_BASE + cls.x * 12;
+    [[unroll]] for (int k = 0; k < 12; k++) {
+      const int t = transpose_index (cls.y, k);
+      f[k] = smem[base + t];
+      cl[k] = smem[base + 300 + t];
+    }
+  } else {
+    const int base = (c.luma_set * 25 + cls.x) * 12;
+    [[unroll]] for (int k = 0; k < 12; k++) {
+      const int t = transpose_index (cls.y, k);
+      f[k] = pic.luma_coeff[base + t];
+      cl[k] = pic.luma_clip[base + t];
     }
   }
-
-  const int base = COEF_BASE + cls.x * 12;
-  int f[12], cl[12];
-  for (int k = 0; k < 12; k++) {
-    const int t = kTranspose[cls.y * 12 + k];
-    f[k] = smem[base + t];
-    cl[k] = smem[base + 300 + t];
-  }
   const int maxv = (1 << pic.bit_depth) - 1;
-  // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
-  // PAIR is a pair's term, FIX what the sum needs after the pairs.
-#define LUMA_SAMPLES(PAIR, FIX) \
-  for (int s = 0; s < 4; s++) { \
-    const int xs = x + s; \
-    const int cur = fetch (rl, win, xs, y); \
-    int sum = 0; \
-    LTAP (PAIR, 0, 0, d3); \
-    LTAP (PAIR, 1, 1, d2); LTAP (PAIR, 2, 0, d2); LTAP (PAIR, 3, -1, d2); \
-    LTAP (PAIR, 4, 2, d1); LTAP (PAIR, 5, 1, d1); LTAP (PAIR, 6, 0, d1); LTAP (PAIR, 7, -1, d1); \
-    LTAP (PAIR, 8, -2, d1); \
-    LTAP (PAIR, 9, 3, 0); LTAP (PAIR, 10, 2, 0); LTAP (PAIR, 11, 1, 0); \
-    FIX; \
-    res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
-  }
-#define LTAP(PAIR, k, dx, dy) sum += PAIR (k, fetch (rl, win, xs + (dx), y + (dy)), \
-    fetch (rl, win, xs - (dx), y - (dy)))
   // Sets whose clip values are all 2^B clip nothing (differences of valid
   // samples stay below 2^B): flag word filled by VkAlfKernel::pack_params.
   // Then sum f (a - cur) + f (b - cur) = sum f (a + b) - 2 cur sum f, exact
   // (|sum f (a + b)| < 2^24).
-  if (((pic.reserved[NOCLIP_LUMA_WORD] >> c.luma_set) & 1) != 0) {
-    int fsum = 0;
-    for (int k = 0; k < 12; k++)
-      fsum += f[k];
-    LUMA_SAMPLES (PAIR_NO_CLIP, sum -= 2 * cur * fsum)
-  } else {
-    LUMA_SAMPLES (PAIR_CLIP, )
+  const bool no_clip = ((pic.reserved[NOCLIP_LUMA_WORD] >> c.luma_set) & 1) != 0;
+  int fsum = 0;
+  for (int k = 0; k < 12; k++)
+    fsum += f[k];
+
+  // Tap pair k: (dx, dy) and (-dx, -dy), as in docs/vvcalf-reference.md.
+  // PAIR is a pair's term, FIX what the sum needs after the pairs, D1..D3
+  // the vertical distances of tap levels 1..3, SH the final shift.
+#define LUMA_SAMPLES(F, PAIR, FIX, D1, D2, D3, SH) \
+  [[unroll]] for (int s = 0; s < 4; s++) { \
+    const int xs = x + s; \
+    const int cur = F (xs, y); \
+    int sum = 0; \
+    LTAP (F, PAIR, 0, 0, D3); \
+    LTAP (F, PAIR, 1, 1, D2); LTAP (F, PAIR, 2, 0, D2); LTAP (F, PAIR, 3, -1, D2); \
+    LTAP (F, PAIR, 4, 2, D1); LTAP (F, PAIR, 5, 1, D1); LTAP (F, PAIR, 6, 0, D1); \
+    LTAP (F, PAIR, 7, -1, D1); LTAP (F, PAIR, 8, -2, D1); \
+    LTAP (F, PAIR, 9, 3, 0); LTAP (F, PAIR, 10, 2, 0); LTAP (F, PAIR, 11, 1, 0); \
+    FIX; \
+    res[s] = clamp (cur + ((sum + (1 << ((SH) - 1))) >> (SH)), 0, maxv); \
   }
+#define LTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (xs + (dx), y + (dy)), F (xs - (dx), y - (dy)))
+#define LFETCH(xx, yy) fetch (rl, win, xx, yy)
+#define LDIRECT(xx, yy) smp ((yy) * LW + (xx) + ((LUMA_AP - ty) * LW + LUMA_AP - tx))
+#define LUMA_BOTH(F, D1, D2, D3, SH) \
+  if (no_clip) \
+    LUMA_SAMPLES (F, PAIR_NO_CLIP, sum -= 2 * cur * fsum, D1, D2, D3, SH) \
+  else \
+    LUMA_SAMPLES (F, PAIR_CLIP, , D1, D2, D3, SH)
+
+  [[unroll]] for (int rr = 0; rr < ALF_LROWS; rr++) {
+    const int y = y0 + rr;
+    if (y >= pic.height)
+      break;
+    const int r = y - y_ctb, vb = pic.ctb_size - 4;
+    // Vertical distances of tap levels 1..3, reduced symmetrically around
+    // the line-buffer boundary.
+    int d1 = 1, d2 = 2, d3 = 3, shift = 7;
+    if (lb) {
+      if (r == vb - 1 || r == vb) {
+        d1 = 0; d2 = 0; d3 = 0;
+        shift = 10;
+      } else if (r == vb - 2 || r == vb + 1) {
+        d2 = 1; d3 = 1;
+      } else if (r == vb - 3 || r == vb + 2) {
+        d3 = 2;
+      }
+    }
+    ivec4 res;
+    if (ALF_HOIST != 0 && rl.mapped) {
+      // Uniform window (applied while loading): straight reads.
+      if (ALF_CONSTTAP != 0 && d3 == 3) {
+        LUMA_BOTH (LDIRECT, 1, 2, 3, 7)
+      } else {
+        LUMA_BOTH (LDIRECT, d1, d2, d3, shift)
+      }
+    } else {
+      const Win win = make_window (c.flags, col, row, 0, 0, x, y);
+      LUMA_BOTH (LFETCH, d1, d2, d3, shift)
+    }
+    store4 (0u, x, y, res);
+  }
+#undef LUMA_BOTH
+#undef LDIRECT
+#undef LFETCH
 #undef LTAP
-  store4 (0u, x, y, res);
 }
 
 // ---------------------------------------------------------------- chroma
@@ -584,26 +709,39 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
       f[k] = pic.chroma_coeff[base + k];
       cl[k] = pic.chroma_clip[base + k];
     }
-#define CHROMA_SAMPLES(PAIR, FIX) \
-    for (int s = 0; s < 4; s++) { \
+#define CHROMA_SAMPLES(F, PAIR, FIX, D1, D2, SH) \
+    [[unroll]] for (int s = 0; s < 4; s++) { \
       const int xs = x + s; \
-      const int cur = fetch (rc, win, xs, y); \
+      const int cur = F (rc, xs, y); \
       int sum = 0; \
-      CTAP (PAIR, 0, 0, d2); \
-      CTAP (PAIR, 1, 1, d1); CTAP (PAIR, 2, 0, d1); CTAP (PAIR, 3, -1, d1); \
-      CTAP (PAIR, 4, 2, 0); CTAP (PAIR, 5, 1, 0); \
+      CTAP (F, PAIR, 0, 0, D2); \
+      CTAP (F, PAIR, 1, 1, D1); CTAP (F, PAIR, 2, 0, D1); CTAP (F, PAIR, 3, -1, D1); \
+      CTAP (F, PAIR, 4, 2, 0); CTAP (F, PAIR, 5, 1, 0); \
       FIX; \
-      res[s] = clamp (cur + ((sum + (1 << (shift - 1))) >> shift), 0, maxv); \
+      res[s] = clamp (cur + ((sum + (1 << ((SH) - 1))) >> (SH)), 0, maxv); \
     }
-#define CTAP(PAIR, k, dx, dy) sum += PAIR (k, fetch (rc, win, xs + (dx), y + (dy)), \
-      fetch (rc, win, xs - (dx), y - (dy)))
+#define CTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (rc, xs + (dx), y + (dy)), \
+      F (rc, xs - (dx), y - (dy)))
+#define CFETCH(r, xx, yy) fetch (r, win, xx, yy)
     const int cf = c.chroma_filter[ci];
-    if (((pic.reserved[NOCLIP_CHROMA_WORD + (cf >> 5)] >> (cf & 31)) & 1) != 0) {
-      const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5];
-      CHROMA_SAMPLES (PAIR_NO_CLIP, sum -= 2 * cur * fsum)
+    const bool no_clip = ((pic.reserved[NOCLIP_CHROMA_WORD + (cf >> 5)] >> (cf & 31)) & 1) != 0;
+    const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5];
+#define CHROMA_BOTH(F, D1, D2, SH) \
+    if (no_clip) \
+      CHROMA_SAMPLES (F, PAIR_NO_CLIP, sum -= 2 * cur * fsum, D1, D2, SH) \
+    else \
+      CHROMA_SAMPLES (F, PAIR_CLIP, , D1, D2, SH)
+    if (ALF_HOIST != 0 && rc.mapped) {
+      if (ALF_CONSTTAP != 0 && d2 == 2) {
+        CHROMA_BOTH (DIRECT, 1, 2, 7)
+      } else {
+        CHROMA_BOTH (DIRECT, d1, d2, shift)
+      }
     } else {
-      CHROMA_SAMPLES (PAIR_CLIP, )
+      CHROMA_BOTH (CFETCH, d1, d2, shift)
     }
+#undef CHROMA_BOTH
+#undef CFETCH
 #undef CTAP
   }
 
@@ -630,19 +768,32 @@ void chroma_samples (int ci, Region rc, Region rl, int x, int y)
     const int hlim = 1 << (pic.bit_depth - 1);
     // sum f (L - cur) = sum f L - cur sum f (no clipping in CC-ALF).
     const int fsum = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6];
-    for (int k = 0; k < 4; k++) {
-      const int xl = (x + k) << sx;
-      const int cur = fetch (rl, lw, xl, yl);
-      const int sum = f[0] * fetch (rl, lw, xl, yl + ym1)
-          + f[1] * fetch (rl, lw, xl - 1, yl)
-          + f[2] * fetch (rl, lw, xl + 1, yl)
-          + f[3] * fetch (rl, lw, xl - 1, yl + yp1)
-          + f[4] * fetch (rl, lw, xl, yl + yp1)
-          + f[5] * fetch (rl, lw, xl + 1, yl + yp1)
-          + f[6] * fetch (rl, lw, xl, yl + yp2) - cur * fsum;
-      const int delta = clamp ((sum + 64) >> 7, -hlim, hlim - 1);
-      res[k] = clamp (res[k] + delta, 0, maxv);
+#define CC_SAMPLES(F, YM1, YP1, YP2) \
+    [[unroll]] for (int k = 0; k < 4; k++) { \
+      const int xl = (x + k) << sx; \
+      const int cur = F (rl, xl, yl); \
+      const int sum = f[0] * F (rl, xl, yl + (YM1)) \
+          + f[1] * F (rl, xl - 1, yl) \
+          + f[2] * F (rl, xl + 1, yl) \
+          + f[3] * F (rl, xl - 1, yl + (YP1)) \
+          + f[4] * F (rl, xl, yl + (YP1)) \
+          + f[5] * F (rl, xl + 1, yl + (YP1)) \
+          + f[6] * F (rl, xl, yl + (YP2)) - cur * fsum; \
+      const int delta = clamp ((sum + 64) >> 7, -hlim, hlim - 1); \
+      res[k] = clamp (res[k] + delta, 0, maxv); \
     }
+#define LFETCH(r, xx, yy) fetch (r, lw, xx, yy)
+    if (ALF_HOIST != 0 && rl.mapped) {
+      if (ALF_CONSTTAP != 0 && yp2 == 2) {
+        CC_SAMPLES (DIRECT, -1, 1, 2)
+      } else {
+        CC_SAMPLES (DIRECT, ym1, yp1, yp2)
+      }
+    } else {
+      CC_SAMPLES (LFETCH, ym1, yp1, yp2)
+    }
+#undef LFETCH
+#undef CC_SAMPLES
   }
   store4 (p, x, y, res);
 }
@@ -685,11 +836,15 @@ void main ()
 {
   // Rows of the grid: the luma tiles' rows, then the chroma tiles' rows
   // (chroma tiles use the first columns only).
-  const int luma_rows = (pic.height + TILE_H - 1) / TILE_H;
+  const int luma_rows = (pic.height + LTILE_H - 1) / LTILE_H;
   const int gy = int (gl_WorkGroupID.y);
   const int tx = int (gl_WorkGroupID.x) * TILE_W;
-  if (gy < luma_rows)
-    luma_tile (tx, gy * TILE_H);
+  if (ALF_PASS == 1)
+    luma_tile (tx, gy * LTILE_H);
+  else if (ALF_PASS == 2)
+    chroma_tile (tx, gy * TILE_H);
+  else if (gy < luma_rows)
+    luma_tile (tx, gy * LTILE_H);
   else
     chroma_tile (tx, (gy - luma_rows) * TILE_H);
 }

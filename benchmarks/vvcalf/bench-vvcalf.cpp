@@ -10,6 +10,12 @@
  * Checks the GPU output against the CPU reference, sample for sample.
  *
  *   bench-vvcalf [--frames N] [--cpu-frames N] [--sizes 1080,2160]
+ *   bench-vvcalf --variants all|V1,V2,... [--sizes ..] [--frames N] [--cpu-frames N]
+ *
+ * With --variants, only the kernel: each variant (VkAlfKernel's names, see
+ * AlfOptions::parse; "all" = VkAlfKernel::sweep_variants) timed over N
+ * dispatches back to back (default 200) and checked bit-exact against the
+ * CPU reference, computed once per size; one table row per variant.
  */
 #include <gst/app/gstappsrc.h>
 #include <gst/gst.h>
@@ -167,31 +173,12 @@ time_kernel (VkExec *exec, VkAlfKernel *kernel, VkGpuTimer *timer, GstBuffer *pa
   *single_us = median (singles);
 }
 
-/* GPU output of picture 0 against the CPU reference; mismatches counted. */
-static long
-check_output (VkExec *exec, VkAlfKernel *kernel, VkBufferCache &staging_cache,
-    GstBuffer *params_buf, const VvcAlfParams &params, Picture &pic, GstBuffer *out,
-    const GstVideoInfo &info, double *cpu_ms_out, unsigned cpu_frames)
+/* The CPU reference output of `pic`, and its time per picture (ms) over
+ * `cpu_frames` runs. */
+static void
+cpu_reference (const VvcAlfParams &params, const Picture &pic, const GstVideoInfo &info,
+    std::vector<uint16_t> ref[3], double *cpu_ms_out, unsigned cpu_frames)
 {
-  GError *err = NULL;
-  const gsize size = GST_VIDEO_INFO_SIZE (&info);
-  GstBuffer *host = staging_cache.acquire (size, &err);
-  exec->begin (&err);
-  AlfPlane in[3], o[3];
-  planes_of (pic.gpu, info, in);
-  planes_of (out, info, o);
-  GstVulkanBufferMemory *om = vk_buffer_memory (out), *hm = vk_buffer_memory (host);
-  exec->barrier (om, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-  kernel->dispatch (exec, in, o, vk_buffer_memory (params_buf), params.pic, true, &err);
-  exec->barrier (om, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-  exec->barrier (hm, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  VkBufferCopy region = { 0, 0, size };
-  vkCmdCopyBuffer (exec->cmd (), om->buffer, hm->buffer, 1, &region);
-  exec->barrier (hm, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  submit_and_wait (exec);
-
-  /* CPU reference, timed. */
-  std::vector<uint16_t> ref[3];
   VvcAlfPlane ip[3];
   VvcAlfOutPlane op[3];
   for (int p = 0; p < 3; p++) {
@@ -204,6 +191,33 @@ check_output (VkExec *exec, VkAlfKernel *kernel, VkBufferCache &staging_cache,
   for (unsigned i = 0; i < std::max (1u, cpu_frames); i++)
     vvc_alf_apply (params, ip, op);
   *cpu_ms_out = seconds_since (t0) * 1000.0 / std::max (1u, cpu_frames);
+}
+
+/* GPU output of `pic` (written to `out`, poisoned first) against the CPU
+ * reference `ref`; mismatches counted. */
+static long
+check_output (VkExec *exec, VkAlfKernel *kernel, VkBufferCache &staging_cache,
+    GstBuffer *params_buf, const VvcAlfParams &params, Picture &pic, GstBuffer *out,
+    const GstVideoInfo &info, const std::vector<uint16_t> ref[3])
+{
+  GError *err = NULL;
+  const gsize size = GST_VIDEO_INFO_SIZE (&info);
+  GstBuffer *host = staging_cache.acquire (size, &err);
+  exec->begin (&err);
+  AlfPlane in[3], o[3];
+  planes_of (pic.gpu, info, in);
+  planes_of (out, info, o);
+  GstVulkanBufferMemory *om = vk_buffer_memory (out), *hm = vk_buffer_memory (host);
+  exec->barrier (om, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  vkCmdFillBuffer (exec->cmd (), om->buffer, 0, VK_WHOLE_SIZE, 0xdeadbeefu);
+  exec->barrier (om, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+  kernel->dispatch (exec, in, o, vk_buffer_memory (params_buf), params.pic, true, &err);
+  exec->barrier (om, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  exec->barrier (hm, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  VkBufferCopy region = { 0, 0, size };
+  vkCmdCopyBuffer (exec->cmd (), om->buffer, hm->buffer, 1, &region);
+  exec->barrier (hm, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  submit_and_wait (exec);
 
   long bad = 0;
   GstMapInfo map;
@@ -264,13 +278,161 @@ time_pipeline (GstVulkanInstance *instance, GstVulkanDevice *device, std::vector
   return fps;
 }
 
+/* Width of a benchmark size given by its height. */
+static int
+width_for (unsigned s)
+{
+  return s == 2160 ? 3840 : s == 1080 ? 1920 : (int) (s * 16 / 9 + 7) / 8 * 8;
+}
+
+static bool
+bench_params (int w, int h, VvcAlfParams &params)
+{
+  VvcAlfSyntheticConfig cfg;
+  cfg.width = w;
+  cfg.height = h;
+  cfg.chroma_format = GST_VVC_ALF_CHROMA_420;
+  cfg.bit_depth = 10;
+  cfg.ctb_size = 128;
+  cfg.fixed_set = 5;
+  cfg.y = cfg.cb = cfg.cr = cfg.cc_cb = cfg.cc_cr = true;
+  std::string e;
+  if (!vvc_alf_build_synthetic (cfg, params, e)) {
+    fprintf (stderr, "parameters: %s\n", e.c_str ());
+    return false;
+  }
+  return true;
+}
+
+/* --variants: every kernel variant timed at every size (GPU time per
+ * picture, `n` dispatches back to back) and checked against the CPU
+ * reference (computed once per size); one row per variant. */
+static int
+sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &staging,
+    VkBufferCache &devcache, const std::vector<std::string> &names,
+    const std::vector<unsigned> &sizes, unsigned n, unsigned cpu_frames, bool cpu_device)
+{
+  GError *err = NULL;
+  std::vector<VkAlfKernel *> kernels;
+  for (const std::string &v : names) {
+    AlfOptions o;
+    std::string e;
+    if (!AlfOptions::parse (v.c_str (), &o, e)) {
+      fprintf (stderr, "%s\n", e.c_str ());
+      return 1;
+    }
+    VkAlfKernel *k = VkAlfKernel::create (device, o, &err);
+    if (!k) {
+      fprintf (stderr, "variant %s: %s\n", v.c_str (), err ? err->message : "?");
+      return 1;
+    }
+    kernels.push_back (k);
+  }
+  /* [variant][size] */
+  std::vector<std::vector<double>> us (kernels.size (), std::vector<double> (sizes.size ()));
+  std::vector<std::vector<double>> one (kernels.size (), std::vector<double> (sizes.size ()));
+  std::vector<std::vector<long>> bad (kernels.size (), std::vector<long> (sizes.size ()));
+  std::vector<double> cpu_ms (sizes.size ());
+  for (size_t si = 0; si < sizes.size (); si++) {
+    const int w = width_for (sizes[si]), h = (int) sizes[si];
+    GstVideoInfo info;
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420_10LE, w, h);
+    VvcAlfParams params;
+    if (!bench_params (w, h, params))
+      return 1;
+    std::vector<Picture> pics (kDistinct);
+    for (unsigned i = 0; i < kDistinct; i++) {
+      for (int p = 0; p < 3; p++) {
+        const int pw = p ? w / 2 : w, ph = p ? h / 2 : h;
+        pics[i].plane[p].resize ((size_t) pw * ph);
+        fill (pics[i].plane[p], pw, ph, (int) (i * 3 + p));
+      }
+      pics[i].gpu = upload (exec, staging, pics[i], info);
+    }
+    exec->begin (&err);
+    GstBuffer *params_buf = VkAlfKernel::upload_params (exec, params, &staging, &devcache, &err);
+    submit_and_wait (exec);
+    GstBuffer *outs[2];
+    for (GstBuffer *&o : outs) {
+      o = gst_buffer_new ();
+      gst_buffer_append_memory (o, vk_storage_alloc (device, GST_VIDEO_INFO_SIZE (&info), false, &err));
+    }
+    std::vector<uint16_t> ref[3];
+    cpu_reference (params, pics[0], info, ref, &cpu_ms[si], cpu_frames);
+    for (size_t k = 0; k < kernels.size (); k++) {
+      time_kernel (exec, kernels[k], timer, params_buf, params, pics, outs, info, n,
+          &us[k][si], &one[k][si]);
+      bad[k][si] = check_output (exec, kernels[k], staging, params_buf, params, pics[0],
+          outs[0], info, ref);
+      fprintf (stderr, "%up %-24s %10.1f us %s\n", sizes[si], names[k].c_str (), us[k][si],
+          bad[k][si] ? "MISMATCH" : "bit-exact");
+    }
+    for (Picture &p : pics)
+      gst_buffer_unref (p.gpu);
+    for (GstBuffer *o : outs)
+      gst_buffer_unref (o);
+    gst_buffer_unref (params_buf);
+  }
+
+  printf ("Kernel variants: GPU us per picture (%u dispatch%s back to back; in brackets one\n"
+      "dispatch alone, median of %u), output checked against the CPU reference at every size.\n",
+      n, n == 1 ? "" : "es", 2 * kSingles);
+  int nw = 8;
+  for (const std::string &v : names)
+    nw = std::max (nw, (int) v.size ());
+  printf ("%-*s", nw, "variant");
+  for (unsigned s : sizes) {
+    char col[32];
+    snprintf (col, sizeof col, "%up us [1 disp]", s);
+    printf (" %20s", col);
+  }
+  printf (" %-9s %s\n", "bit-exact", "what it changes (from the baseline)");
+  int status = 0;
+  for (size_t k = 0; k < kernels.size (); k++) {
+    printf ("%-*s", nw, names[k].c_str ());
+    bool exact = true;
+    for (size_t si = 0; si < sizes.size (); si++) {
+      char col[40];
+      snprintf (col, sizeof col, "%.1f [%.1f]", us[k][si], one[k][si]);
+      printf (" %20s", col);
+      exact = exact && bad[k][si] == 0;
+    }
+    printf (" %-9s %s\n", exact ? "yes" : "NO", kernels[k]->options ().describe ().c_str ());
+    if (!exact)
+      status = 1;
+  }
+  printf ("CPU reference (one thread), ms per picture:");
+  for (size_t si = 0; si < sizes.size (); si++)
+    printf (" %up %.1f", sizes[si], cpu_ms[si]);
+  printf ("\nDefault of vkvvcalf: %s (GPC_ALF_VARIANT=<variant> selects another).\n"
+      "Target: 2160p fully filtered in <= 200 us GPU time.\n",
+      AlfOptions::best ().name ().c_str ());
+  if (cpu_device)
+    printf ("(CPU Vulkan device: timings are meaningless, only the checks count.)\n");
+  for (VkAlfKernel *k : kernels)
+    delete k;
+  return status;
+}
+
 int
 main (int argc, char **argv)
 {
   unsigned n_frames = 0, cpu_frames = 2;
   std::vector<unsigned> sizes = { 1080, 2160 };
+  std::vector<std::string> variants;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp (argv[i], "--frames"))
+    if (!strcmp (argv[i], "--variants")) {
+      const std::string list = argv[i + 1];
+      if (list == "all")
+        variants = VkAlfKernel::sweep_variants ();
+      else
+        for (size_t pos = 0; pos <= list.size ();) {
+          const size_t end = std::min (list.find (',', pos), list.size ());
+          if (end > pos)
+            variants.push_back (list.substr (pos, end - pos));
+          pos = end + 1;
+        }
+    } else if (!strcmp (argv[i], "--frames"))
       n_frames = atoi (argv[i + 1]);
     else if (!strcmp (argv[i], "--cpu-frames"))
       cpu_frames = atoi (argv[i + 1]);
@@ -308,9 +470,19 @@ main (int argc, char **argv)
       device->physical_device->properties.deviceName,
       VK_VERSION_MAJOR (device->physical_device->properties.apiVersion),
       VK_VERSION_MINOR (device->physical_device->properties.apiVersion));
+
+  if (!variants.empty ()) {
+    const int status = sweep (exec, device, timer, staging, devcache, variants, sizes,
+        n_frames ? n_frames : cpu_device ? 2 : 200, cpu_frames, cpu_device);
+    exec->wait_idle ();
+    delete timer;
+    delete kernel;
+    delete exec;
+    return status;
+  }
+
   printf ("%-8s %12s %12s %10s %12s %12s %10s %10s %s\n", "size", "GPU us/pic", "GPU 1 disp",
       "GPU fps", "pipeline fps", "CPU ms/pic", "CPU fps", "GPU/CPU", "check");
-
   int status = 0;
   for (unsigned s : sizes) {
     const int w = s == 2160 ? 3840 : s == 1080 ? 1920 : (int) (s * 16 / 9 + 7) / 8 * 8;
@@ -352,8 +524,9 @@ main (int argc, char **argv)
     double stream_us = 0, single_us = 0, cpu_ms = 0;
     time_kernel (exec, kernel, timer, params_buf, params, pics, outs, info,
         cpu_device ? 4 : 64, &stream_us, &single_us);
-    long bad = check_output (exec, kernel, staging, params_buf, params, pics[0], outs[0], info,
-        &cpu_ms, cpu_frames);
+    std::vector<uint16_t> ref[3];
+    cpu_reference (params, pics[0], info, ref, &cpu_ms, cpu_frames);
+    long bad = check_output (exec, kernel, staging, params_buf, params, pics[0], outs[0], info, ref);
     if (bad)
       status = 1;
     unsigned n = n_frames ? n_frames : cpu_device ? 8 : (s >= 2160 ? 500 : 1000);

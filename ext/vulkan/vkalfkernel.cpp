@@ -20,17 +20,146 @@ struct AlfPush {
   uint32_t wide;
 };
 
-/* Output tile of one workgroup (TILE_W x TILE_H in the shader). */
+/* Output tile of one workgroup (TILE_W x TILE_H in the shader; luma tiles
+ * are twice as high with rows2). */
 static const uint32_t kTileW = 32, kTileH = 16;
+
+/* The techniques, in the order of their names. */
+struct AlfTechnique {
+  const char *name;
+  bool AlfOptions::*flag;
+  const char *what;
+};
+static const AlfTechnique kTechniques[] = {
+  { "tables", &AlfOptions::tables, "const-array tables -> packed integer constants" },
+  { "coefbuf", &AlfOptions::coef_buffer, "luma coefficients from the buffer, not shared memory" },
+  { "hoist", &AlfOptions::hoist, "uniform-window tiles: taps read shared memory directly" },
+  { "split", &AlfOptions::split, "luma and chroma in two specialised dispatches" },
+  { "consttap", &AlfOptions::consttap, "with hoist: literal tap distances off the line-buffer rows" },
+  { "rows2", &AlfOptions::rows2, "2 luma rows per invocation, 32x32 luma tiles" },
+  { "pack16", &AlfOptions::pack16, "samples packed 2 per word in shared memory" },
+};
+
+AlfOptions AlfOptions::best ()
+{
+  AlfOptions o;
+  o.tables = true;
+  o.hoist = true;
+  o.split = true;
+  return o;
+}
+
+bool AlfOptions::parse (const char *variant, AlfOptions *out, std::string &error)
+{
+  AlfOptions o;
+  std::string v = variant ? variant : "";
+  size_t pos = 0;
+  if (v == "baseline") {
+    *out = o;
+    return true;
+  }
+  if (v.compare (0, 7, "default") == 0) {
+    o = best ();
+    pos = 7;
+  } else {
+    v = "+" + v;
+  }
+  while (pos < v.size ()) {
+    const char op = v[pos];
+    if (op != '+' && op != '-') {
+      error = "variant '" + std::string (variant) + "': expected '+' or '-' at '" + v.substr (pos) + "'";
+      return false;
+    }
+    const size_t end = v.find_first_of ("+-", pos + 1);
+    const std::string word = v.substr (pos + 1, end == std::string::npos ? std::string::npos : end - pos - 1);
+    bool found = false;
+    for (const AlfTechnique &t : kTechniques)
+      if (word == t.name) {
+        o.*(t.flag) = op == '+';
+        found = true;
+      }
+    if (!found) {
+      error = "variant '" + std::string (variant) + "': unknown technique '" + word +
+          "' (known: tables, coefbuf, hoist, split, consttap, rows2, pack16; or baseline, default)";
+      return false;
+    }
+    pos = end == std::string::npos ? v.size () : end;
+  }
+  *out = o;
+  return true;
+}
+
+std::string AlfOptions::name () const
+{
+  std::string n;
+  for (const AlfTechnique &t : kTechniques)
+    if (this->*(t.flag))
+      n += (n.empty () ? "" : "+") + std::string (t.name);
+  return n.empty () ? "baseline" : n;
+}
+
+std::string AlfOptions::describe () const
+{
+  std::string d;
+  for (const AlfTechnique &t : kTechniques)
+    if (this->*(t.flag))
+      d += (d.empty () ? "" : "; ") + std::string (t.what);
+  return d.empty () ? "the kernel before the variants" : d;
+}
+
+std::vector<std::string> VkAlfKernel::sweep_variants ()
+{
+  std::vector<std::string> v = { "baseline" };
+  for (const AlfTechnique &t : kTechniques)
+    v.push_back (t.flag == &AlfOptions::consttap ? "hoist+consttap" : t.name); /* needs hoist */
+  v.push_back ("default");
+  const AlfOptions best = AlfOptions::best ();
+  for (const AlfTechnique &t : kTechniques)
+    v.push_back (std::string ("default") + (best.*(t.flag) ? "-" : "+") + t.name);
+  /* Every technique at once, and all but the coefficient placement. */
+  std::string all, all_smem;
+  for (const AlfTechnique &t : kTechniques) {
+    all += (all.empty () ? "" : "+") + std::string (t.name);
+    if (t.flag != &AlfOptions::coef_buffer)
+      all_smem += (all_smem.empty () ? "" : "+") + std::string (t.name);
+  }
+  v.push_back (all);
+  v.push_back (all_smem);
+  return v;
+}
 
 VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, GError **error)
 {
-  VkKernel::Spec spec = { vvc_alf_spv, sizeof (vvc_alf_spv), 8, sizeof (AlfPush), {} };
-  VkKernel *k = VkKernel::create (device, spec, error);
-  if (!k)
+  AlfOptions o = AlfOptions::best ();
+  const char *env = g_getenv ("GPC_ALF_VARIANT");
+  std::string e;
+  if (env && *env && !AlfOptions::parse (env, &o, e)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS, "GPC_ALF_VARIANT: %s",
+        e.c_str ());
     return nullptr;
+  }
+  return create (device, o, error);
+}
+
+VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, const AlfOptions &o, GError **error)
+{
+  /* constant_id 0..6 of the shader: pass, tables, coefficients, hoist,
+   * constant taps, luma rows per invocation, packed samples. */
+  auto make = [&] (uint32_t pass) {
+    VkKernel::Spec spec = { vvc_alf_spv, sizeof (vvc_alf_spv), 8, sizeof (AlfPush),
+      { pass, o.tables ? 1u : 0u, o.coef_buffer ? 1u : 0u, o.hoist ? 1u : 0u,
+        o.consttap ? 1u : 0u, o.rows2 ? 2u : 1u, o.pack16 ? 1u : 0u } };
+    return VkKernel::create (device, spec, error);
+  };
   VkAlfKernel *a = new VkAlfKernel ();
-  a->kernel_ = k;
+  a->options_ = o;
+  a->kernel_ = make (o.split ? 1 : 0);
+  if (a->kernel_ && o.split)
+    a->chroma_kernel_ = make (2);
+  if (!a->kernel_ || (o.split && !a->chroma_kernel_)) {
+    delete a;
+    return nullptr;
+  }
   return a;
 }
 
@@ -87,12 +216,19 @@ bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane o
   pc.wide = wide ? 1 : 0;
   bufs[6] = { params->buffer, 0, kCtbOffset };
   bufs[7] = { params->buffer, kCtbOffset, VK_WHOLE_SIZE };
-  /* Grid: luma tile rows, then chroma tile rows (see main() in the shader). */
   const uint32_t gx = ((uint32_t) pic.width + kTileW - 1) / kTileW;
-  uint32_t gy = ((uint32_t) pic.height + kTileH - 1) / kTileH;
-  if (n == 3)
-    gy += ((uint32_t) (pic.height >> pic.shift_y) + kTileH - 1) / kTileH;
-  return exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc, gx, gy, 1, error);
+  const uint32_t lth = kTileH * (options_.rows2 ? 2 : 1); /* luma tile height */
+  const uint32_t gy = ((uint32_t) pic.height + lth - 1) / lth;
+  const uint32_t cgx = ((uint32_t) (pic.width >> pic.shift_x) + kTileW - 1) / kTileW;
+  const uint32_t cgy = ((uint32_t) (pic.height >> pic.shift_y) + kTileH - 1) / kTileH;
+  if (options_.split) {
+    /* Two independent passes (disjoint outputs, same inputs): no barrier. */
+    if (!exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc, gx, gy, 1, error))
+      return false;
+    return n == 1 || exec->dispatch (chroma_kernel_, bufs, 8, &pc, sizeof pc, cgx, cgy, 1, error);
+  }
+  /* Grid: luma tile rows, then chroma tile rows (see main() in the shader). */
+  return exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc, gx, gy + (n == 3 ? cgy : 0), 1, error);
 }
 
 } // namespace gpc

@@ -11,7 +11,36 @@
 #include "compute/gpcvkkernel.h"
 #include "vvcalf-params.h"
 
+#include <string>
+#include <vector>
+
 namespace gpc {
+
+/* Techniques of the kernel, chosen per pipeline through specialization
+ * constants (docs/vvcalf-gpu.md, "Kernel variants"). Every combination is
+ * bit-exact; they differ only in speed. */
+struct AlfOptions {
+  bool tables = false; /* transposition / activity / direction tables packed in integers, not const arrays */
+  bool coef_buffer = false; /* luma coefficients read from the parameter buffer, not copied to shared memory */
+  bool hoist = false; /* uniform-window test hoisted out of the taps: straight shared-memory reads */
+  bool split = false; /* luma and chroma tiles in two dispatches of two specialised pipelines */
+  bool consttap = false; /* with hoist: rows off the line-buffer boundary use literal tap distances */
+  bool rows2 = false; /* 2 luma rows per invocation (32x32 luma tiles) instead of 1 (32x16) */
+  bool pack16 = false; /* loaded samples packed two per 32-bit word of shared memory */
+
+  /* The fastest known combination: what the element uses by default. */
+  static AlfOptions best ();
+  /* Parses a variant: "default", "baseline" (every technique off: the
+   * kernel before the variants existed), or technique names joined by '+'
+   * on top of the baseline ("tables+hoist"), or "default" followed by
+   * "+name" / "-name" to add or remove one ("default-split"). Names:
+   * tables, coefbuf, hoist, split, consttap, rows2, pack16. */
+  static bool parse (const char *variant, AlfOptions *out, std::string &error);
+  /* The canonical '+'-joined name ("baseline" when none is on). */
+  std::string name () const;
+  /* One line saying what differs from the baseline. */
+  std::string describe () const;
+};
 
 /* One plane in a storage buffer. */
 struct AlfPlane {
@@ -22,8 +51,22 @@ struct AlfPlane {
 
 class VkAlfKernel {
  public:
+  /* The variant named by the environment variable GPC_ALF_VARIANT (see
+   * AlfOptions::parse), else AlfOptions::best(). A bad name is an error. */
   static VkAlfKernel *create (GstVulkanDevice *device, GError **error);
-  ~VkAlfKernel () { delete kernel_; }
+  static VkAlfKernel *create (GstVulkanDevice *device, const AlfOptions &options, GError **error);
+  ~VkAlfKernel ()
+  {
+    delete kernel_;
+    delete chroma_kernel_;
+  }
+  const AlfOptions &options () const { return options_; }
+
+  /* The variants a benchmark sweeps ("all"): the baseline, each technique
+   * alone on it, the default, the default without each of its techniques /
+   * with each other one, every technique at once, and every technique but
+   * coefbuf. */
+  static std::vector<std::string> sweep_variants ();
 
   /* Byte offset of the CTB array in a parameter buffer (the picture block
    * comes first, padded to any storage-buffer offset alignment). */
@@ -53,7 +96,9 @@ class VkAlfKernel {
       GstVulkanBufferMemory *params, const VvcAlfPicParams &pic, bool wide, GError **error);
 
  private:
-  VkKernel *kernel_ = nullptr;
+  AlfOptions options_;
+  VkKernel *kernel_ = nullptr;        /* both passes, or luma with `split` */
+  VkKernel *chroma_kernel_ = nullptr; /* with `split` */
 };
 
 } // namespace gpc

@@ -333,8 +333,34 @@ GST_START_TEST (kernel_all_layouts)
   fail_unless (queue != NULL);
   gpc::VkExec *exec = gpc::VkExec::create (queue, &err);
   fail_unless (exec != NULL);
-  gpc::VkAlfKernel *kernel = gpc::VkAlfKernel::create (device, &err);
-  fail_unless (kernel != NULL, "%s", err ? err->message : "");
+  /* Kernel variants, each on every picture: the default, and a set in
+   * which every technique is both on and off (in both the one-dispatch
+   * and the split form), so that every code path of the shader runs. Each
+   * variant costs a pipeline (seconds under validation on lavapipe): the
+   * full sweep runs in bench-vvcalf --variants all. */
+  std::vector<gpc::VkAlfKernel *> kernels;
+  for (const char *v : { "default", "baseline", "default+consttap+rows2+coefbuf+pack16",
+           "split+rows2+pack16", "hoist+consttap+coefbuf" }) {
+    gpc::AlfOptions o;
+    std::string e;
+    fail_unless (gpc::AlfOptions::parse (v, &o, e), "%s", e.c_str ());
+    gpc::VkAlfKernel *k = gpc::VkAlfKernel::create (device, o, &err);
+    fail_unless (k != NULL, "%s: %s", v, err ? err->message : "");
+    kernels.push_back (k);
+  }
+  /* Every variant of the sweep has a valid name. */
+  for (const std::string &v : gpc::VkAlfKernel::sweep_variants ()) {
+    gpc::AlfOptions o;
+    std::string e;
+    fail_unless (gpc::AlfOptions::parse (v.c_str (), &o, e), "%s", e.c_str ());
+  }
+  {
+    gpc::AlfOptions o;
+    std::string e;
+    fail_if (gpc::AlfOptions::parse ("default+nothing", &o, e));
+    fail_if (gpc::AlfOptions::parse ("tables*hoist", &o, e));
+    fail_unless (gpc::AlfOptions::parse ("default-split", &o, e) && !o.split && o.hoist);
+  }
   gpc::VkBufferCache staging (device, true), devcache (device, false);
 
   RandomLimits lim;
@@ -392,36 +418,48 @@ GST_START_TEST (kernel_all_layouts)
       gst_memory_unmap (m, &map);
       in[k] = { gpc::vk_buffer_memory (inbuf[k]), in_off, in_stride };
       out[k] = { gpc::vk_buffer_memory (outbuf[k]), out_off, out_stride };
-    }
-    fail_unless (exec->begin (&err));
-    GstBuffer *params = gpc::VkAlfKernel::upload_params (exec, c.params, &staging, &devcache, &err);
-    fail_unless (params != NULL);
-    for (int k = 0; k < np; k++) {
       in[k].mem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
       in[k].mem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
-      exec->barrier (in[k].mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-      exec->barrier (out[k].mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     }
-    fail_unless (kernel->dispatch (exec, in, out, gpc::vk_buffer_memory (params), p, wide, &err));
-    for (int k = 0; k < np; k++)
-      exec->barrier (out[k].mem, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    GstVulkanFence *fence = exec->submit (&err);
-    fail_unless (fence && exec->wait (fence, 60 * GST_SECOND, &err));
-    gst_vulkan_fence_unref (fence);
+    GstBuffer *params = NULL;
+    for (gpc::VkAlfKernel *kernel : kernels) {
+      const std::string vname = kernel->options ().name ();
+      fail_unless (exec->begin (&err));
+      if (!params) {
+        params = gpc::VkAlfKernel::upload_params (exec, c.params, &staging, &devcache, &err);
+        fail_unless (params != NULL);
+      }
+      for (int k = 0; k < np; k++) {
+        exec->barrier (in[k].mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+        exec->barrier (out[k].mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      }
+      fail_unless (kernel->dispatch (exec, in, out, gpc::vk_buffer_memory (params), p, wide, &err));
+      for (int k = 0; k < np; k++)
+        exec->barrier (out[k].mem, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+      GstVulkanFence *fence = exec->submit (&err);
+      fail_unless (fence && exec->wait (fence, 60 * GST_SECOND, &err));
+      gst_vulkan_fence_unref (fence);
 
+      for (int k = 0; k < np; k++) {
+        GstMemory *m = gst_buffer_peek_memory (outbuf[k], 0);
+        GstMapInfo map;
+        fail_unless (gst_memory_map (m, &map, GST_MAP_READWRITE));
+        for (int y = 0; y < c.in.height[k]; y++)
+          for (int x = 0; x < c.in.width[k]; x++) {
+            const guint8 *d = map.data + out[k].offset + (gsize) y * out[k].stride + x * bps;
+            const int v = wide ? GST_READ_UINT16_LE (d) : *d;
+            if (v != c.want.at (k, x, y))
+              fail ("variant %s: %s (%s samples) plane %d (%d, %d): GPU %d, CPU %d", vname.c_str (),
+                  describe (p).c_str (), wide ? "16-bit" : "8-bit", k, x, y, v, c.want.at (k, x, y));
+          }
+        /* Poisoned for the next variant, so that it must write every sample. */
+        memset (map.data, 0x5a, map.size);
+        gst_memory_unmap (m, &map);
+        out[k].mem->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
+        out[k].mem->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
+      }
+    }
     for (int k = 0; k < np; k++) {
-      GstMemory *m = gst_buffer_peek_memory (outbuf[k], 0);
-      GstMapInfo map;
-      fail_unless (gst_memory_map (m, &map, GST_MAP_READ));
-      for (int y = 0; y < c.in.height[k]; y++)
-        for (int x = 0; x < c.in.width[k]; x++) {
-          const guint8 *d = map.data + out[k].offset + (gsize) y * out[k].stride + x * bps;
-          const int v = wide ? GST_READ_UINT16_LE (d) : *d;
-          if (v != c.want.at (k, x, y))
-            fail ("%s (%s samples) plane %d (%d, %d): GPU %d, CPU %d", describe (p).c_str (),
-                wide ? "16-bit" : "8-bit", k, x, y, v, c.want.at (k, x, y));
-        }
-      gst_memory_unmap (m, &map);
       gst_buffer_unref (inbuf[k]);
       gst_buffer_unref (outbuf[k]);
     }
@@ -429,12 +467,13 @@ GST_START_TEST (kernel_all_layouts)
     checked++;
   }
   exec->wait_idle ();
-  delete kernel;
+  for (gpc::VkAlfKernel *k : kernels)
+    delete k;
   delete exec;
   gst_object_unref (queue);
   gst_object_unref (device);
   gst_object_unref (instance);
-  GST_INFO ("%u pictures bit-exact", checked);
+  GST_INFO ("%u pictures bit-exact in %zu variants", checked, kernels.size ());
   gpc_vk_test_check_validation ();
 }
 GST_END_TEST;
