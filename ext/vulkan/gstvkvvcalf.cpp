@@ -358,10 +358,14 @@ resolve_params (GstVkVvcAlf * self, GstBuffer * buf, gpc::VvcAlfParams & storage
         || p.height != GST_VIDEO_INFO_HEIGHT (&self->info)
         || p.chroma_format != (int) self->chroma_format
         || p.bit_depth != (int) self->bit_depth) {
+      /* sps_chroma_format_idc, named as the caps would say it */
+      static const char *const kChroma[] = { "4:0:0", "4:2:0", "4:2:2", "4:4:4" };
+      const char *chroma = p.chroma_format >= 0 && p.chroma_format < 4 ? kChroma[p.chroma_format] : "?";
       err = "parameters for a " + std::to_string (p.width) + "x" +
-          std::to_string (p.height) + " picture, chroma format " +
-          std::to_string (p.chroma_format) + ", " + std::to_string (p.bit_depth) +
-          "-bit do not match the caps";
+          std::to_string (p.height) + " " + chroma + " " + std::to_string (p.bit_depth) +
+          "-bit picture do not match the caps (" + std::to_string (GST_VIDEO_INFO_WIDTH (&self->info)) +
+          "x" + std::to_string (GST_VIDEO_INFO_HEIGHT (&self->info)) + " " +
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&self->info)) + ")";
       *params = nullptr;
     }
   }
