@@ -16,11 +16,19 @@ bins=$( (find "$build/ext" -type f -name '*.so' -perm -u+x
 # machine (hundreds of MB, too large to carry).
 bash "$kit" .devkit $bins /usr/bin/flac
 cp -L /usr/bin/flac .devkit/bin/
+# The sanitizer runtimes (for the fuzz targets) and the validation layer make
+# up half of the kit; DEVKIT_LEAN=1 leaves them out, for benchmark runs where
+# the kit, the tree and any clips must fit the 64 MiB a device call carries.
+if [ "${DEVKIT_LEAN:-0}" = 1 ]; then
+  rm -f .devkit/lib/libasan.so.* .devkit/lib/libubsan.so.*
+fi
 # The validation layer, so that tests validate on the NVIDIA driver too.
 mkdir -p .devkit/layers
-strip --strip-unneeded -o .devkit/lib/libVkLayer_khronos_validation.so /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
-sed 's|"library_path": *"[^"]*"|"library_path": "../lib/libVkLayer_khronos_validation.so"|' \
-  /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > .devkit/layers/VkLayer_khronos_validation.json
+if [ "${DEVKIT_LEAN:-0}" != 1 ]; then
+  strip --strip-unneeded -o .devkit/lib/libVkLayer_khronos_validation.so /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
+  sed 's|"library_path": *"[^"]*"|"library_path": "../lib/libVkLayer_khronos_validation.so"|' \
+    /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > .devkit/layers/VkLayer_khronos_validation.json
+fi
 cat >> .devkit/env.sh <<'EOS'
 export VK_LAYER_PATH="$_k/layers"
 EOS
