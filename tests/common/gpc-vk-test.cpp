@@ -68,3 +68,13 @@ gpc_vk_test_check_validation (void)
   errors.clear ();
   fail_unless (n == 0, "%zu Vulkan validation errors (printed above)", n);
 }
+
+int
+gpc_vk_test_main (int *argc, char ***argv, const char *name,
+    std::initializer_list<gpc_test::CheckTest> tests, int timeout_s)
+{
+  gst_check_init (argc, argv);
+  gpc_test::seed ();
+  gpc_vk_test_init ();
+  return gst_check_run_suite (gpc_test::check_suite (name, tests, timeout_s), name, name);
+}

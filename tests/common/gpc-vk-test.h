@@ -7,9 +7,16 @@
  */
 #pragma once
 
+#include "gpc-check.h"
+
 /* Call once after gst_check_init(): checks for a device (else skips) and
  * starts watching for validation errors. */
 void gpc_vk_test_init (void);
 
 /* Fails the current test if a validation error was seen since the last call. */
 void gpc_vk_test_check_validation (void);
+
+/* main() of a Vulkan element test: gst_check_init, the seed line,
+ * gpc_vk_test_init, then the suite of `tests` (see gpc-check.h). */
+int gpc_vk_test_main (int *argc, char ***argv, const char *name,
+    std::initializer_list<gpc_test::CheckTest> tests, int timeout_s = 0);

@@ -234,21 +234,9 @@ GST_START_TEST (damaged_params_files)
 }
 GST_END_TEST;
 
-static Suite *
-alf_params_corrupt_suite (void)
-{
-  Suite *s = suite_create ("alf-params-corrupt");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, damaged_params_files);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  gpc_test::seed ();
-  gpc_vk_test_init ();
-  return gst_check_run_suite (alf_params_corrupt_suite (), "alf-params-corrupt", __FILE__);
+  return gpc_vk_test_main (&argc, &argv, "alf-params-corrupt", {
+        GPC_CHECK_TEST (damaged_params_files) });
 }

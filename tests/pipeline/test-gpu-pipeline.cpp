@@ -132,21 +132,9 @@ GST_START_TEST (prores_alf_motion_on_one_device)
 }
 GST_END_TEST;
 
-static Suite *
-gpu_pipeline_suite (void)
-{
-  Suite *s = suite_create ("gpu-pipeline");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, prores_alf_motion_on_one_device);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  gpc_test::seed ();
-  gpc_vk_test_init ();
-  return gst_check_run_suite (gpu_pipeline_suite (), "gpu-pipeline", __FILE__);
+  return gpc_vk_test_main (&argc, &argv, "gpu-pipeline", {
+        GPC_CHECK_TEST (prores_alf_motion_on_one_device) });
 }

@@ -253,24 +253,12 @@ GST_START_TEST (chain_never_reads_back)
 }
 GST_END_TEST;
 
-static Suite *
-no_readback_suite (void)
-{
-  Suite *s = suite_create ("no-readback");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  /* First: it counts the process's device creations. */
-  tcase_add_test (tc, chain_never_reads_back);
-  tcase_add_test (tc, recorder_sees_a_map);
-  tcase_add_test (tc, recorder_sees_element_readback);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  gpc_test::seed ();
-  gpc_vk_test_init ();
-  return gst_check_run_suite (no_readback_suite (), "no-readback", __FILE__);
+  /* chain_never_reads_back first: it counts the process's device creations. */
+  return gpc_vk_test_main (&argc, &argv, "no-readback", {
+        GPC_CHECK_TEST (chain_never_reads_back),
+        GPC_CHECK_TEST (recorder_sees_a_map),
+        GPC_CHECK_TEST (recorder_sees_element_readback) });
 }

@@ -47,21 +47,9 @@ GST_START_TEST (two_threads_one_device)
 }
 GST_END_TEST;
 
-static Suite *
-shared_queue_suite (void)
-{
-  Suite *s = suite_create ("shared-queue");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, two_threads_one_device);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  gpc_test::seed ();
-  gpc_vk_test_init ();
-  return gst_check_run_suite (shared_queue_suite (), "shared-queue", __FILE__);
+  return gpc_vk_test_main (&argc, &argv, "shared-queue", {
+        GPC_CHECK_TEST (two_threads_one_device) });
 }

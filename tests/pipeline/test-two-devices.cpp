@@ -376,22 +376,10 @@ GST_START_TEST (prores_chain_two_devices)
 }
 GST_END_TEST;
 
-static Suite *
-two_devices_suite (void)
-{
-  Suite *s = suite_create ("two-devices");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, uploaded_frames_two_devices);
-  tcase_add_test (tc, prores_chain_two_devices);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  gpc_test::seed ();
-  gpc_vk_test_init ();
-  return gst_check_run_suite (two_devices_suite (), "two-devices", __FILE__);
+  return gpc_vk_test_main (&argc, &argv, "two-devices", {
+        GPC_CHECK_TEST (uploaded_frames_two_devices),
+        GPC_CHECK_TEST (prores_chain_two_devices) });
 }

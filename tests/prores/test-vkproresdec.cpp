@@ -829,26 +829,6 @@ GST_START_TEST (damaged_frames)
 }
 GST_END_TEST;
 
-static Suite *vkproresdec_suite (void)
-{
-  Suite *s = suite_create ("vkproresdec");
-  TCase *tc = tcase_create ("general");
-  tcase_set_timeout (tc, 600);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, vectors_system_memory);
-  tcase_add_test (tc, vectors_vulkan_memory);
-  tcase_add_test (tc, idct_c_arithmetic);
-  tcase_add_test (tc, alpha_options);
-  tcase_add_test (tc, kernel_layouts);
-  tcase_add_test (tc, matroska_caps);
-  tcase_add_test (tc, renegotiation);
-  tcase_add_test (tc, flush_and_restart);
-  tcase_add_test (tc, qtdemux_pipeline);
-  tcase_add_test (tc, vmafmotion_zero_copy);
-  tcase_add_test (tc, damaged_frames);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -859,7 +839,18 @@ main (int argc, char **argv)
   gpc_vk_test_init ();
   if (vectors ().empty ())
     gpc_test::skip ("no ProRes vectors (GPC_MEDIA_DIR/prores)");
-  Suite *s = vkproresdec_suite ();
+  Suite *s = gpc_test::check_suite ("vkproresdec", {
+        GPC_CHECK_TEST (vectors_system_memory),
+        GPC_CHECK_TEST (vectors_vulkan_memory),
+        GPC_CHECK_TEST (idct_c_arithmetic),
+        GPC_CHECK_TEST (alpha_options),
+        GPC_CHECK_TEST (kernel_layouts),
+        GPC_CHECK_TEST (matroska_caps),
+        GPC_CHECK_TEST (renegotiation),
+        GPC_CHECK_TEST (flush_and_restart),
+        GPC_CHECK_TEST (qtdemux_pipeline),
+        GPC_CHECK_TEST (vmafmotion_zero_copy),
+        GPC_CHECK_TEST (damaged_frames) }, 600);
   int r = gst_check_run_suite (s, "vkproresdec", __FILE__);
   delete g_vectors;
   return r;

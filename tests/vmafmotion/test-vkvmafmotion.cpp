@@ -551,31 +551,17 @@ GST_START_TEST (bad_input_errors)
 }
 GST_END_TEST;
 
-static Suite *
-vkvmafmotion_suite (void)
-{
-  Suite *s = suite_create ("vkvmafmotion");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 900);
-  tcase_add_test (tc, every_format_system_memory);
-  tcase_add_test (tc, bit_depths_and_sizes);
-  tcase_add_test (tc, five_frame_window);
-  tcase_add_test (tc, vulkan_buffer_input);
-  tcase_add_test (tc, vulkan_image_input);
-  tcase_add_test (tc, flush_restarts_history);
-  tcase_add_test (tc, messages_and_results_files);
-  tcase_add_test (tc, bad_input_errors);
-  tcase_add_test (tc, pipeline_churn);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  gpc_test::seed ();
-  gpc_vk_test_init ();
-  Suite *s = vkvmafmotion_suite ();
-  return gst_check_run_suite (s, "vkvmafmotion", __FILE__);
+  return gpc_vk_test_main (&argc, &argv, "vkvmafmotion", {
+        GPC_CHECK_TEST (every_format_system_memory),
+        GPC_CHECK_TEST (bit_depths_and_sizes),
+        GPC_CHECK_TEST (five_frame_window),
+        GPC_CHECK_TEST (vulkan_buffer_input),
+        GPC_CHECK_TEST (vulkan_image_input),
+        GPC_CHECK_TEST (flush_restarts_history),
+        GPC_CHECK_TEST (messages_and_results_files),
+        GPC_CHECK_TEST (bad_input_errors),
+        GPC_CHECK_TEST (pipeline_churn) }, 900);
 }

@@ -945,32 +945,18 @@ GST_START_TEST (conformance_vectors)
 }
 GST_END_TEST;
 
-static Suite *
-vkvvcalf_suite (void)
-{
-  Suite *s = suite_create ("vkvvcalf");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 900);
-  tcase_add_test (tc, random_system_memory);
-  tcase_add_test (tc, every_format);
-  tcase_add_test (tc, kernel_all_layouts);
-  tcase_add_test (tc, vulkan_buffers);
-  tcase_add_test (tc, vulkan_images);
-  tcase_add_test (tc, synthetic_properties);
-  tcase_add_test (tc, params_location_pattern);
-  tcase_add_test (tc, flush);
-  tcase_add_test (tc, bad_parameters);
-  tcase_add_test (tc, conformance_vectors);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  gpc_test::seed ();
-  gpc_vk_test_init ();
-  Suite *s = vkvvcalf_suite ();
-  return gst_check_run_suite (s, "vkvvcalf", __FILE__);
+  return gpc_vk_test_main (&argc, &argv, "vkvvcalf", {
+        GPC_CHECK_TEST (random_system_memory),
+        GPC_CHECK_TEST (every_format),
+        GPC_CHECK_TEST (kernel_all_layouts),
+        GPC_CHECK_TEST (vulkan_buffers),
+        GPC_CHECK_TEST (vulkan_images),
+        GPC_CHECK_TEST (synthetic_properties),
+        GPC_CHECK_TEST (params_location_pattern),
+        GPC_CHECK_TEST (flush),
+        GPC_CHECK_TEST (bad_parameters),
+        GPC_CHECK_TEST (conformance_vectors) }, 900);
 }
