@@ -78,3 +78,18 @@ gpc_vk_test_main (int *argc, char ***argv, const char *name,
   gpc_vk_test_init ();
   return gst_check_run_suite (gpc_test::check_suite (name, tests, timeout_s), name, name);
 }
+
+GstVulkanDevice *
+gpc_vk_test_device_of (GstElement * element)
+{
+  GstQuery *q = gst_query_new_context (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
+  GstVulkanDevice *dev = NULL;
+  if (gst_element_query (element, q)) {
+    GstContext *ctx = NULL;
+    gst_query_parse_context (q, &ctx);
+    if (ctx)
+      gst_context_get_vulkan_device (ctx, &dev);
+  }
+  gst_query_unref (q);
+  return dev;
+}

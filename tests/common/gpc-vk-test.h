@@ -9,6 +9,10 @@
 
 #include "gpc-check.h"
 
+#include <gst/gst.h>
+
+typedef struct _GstVulkanDevice GstVulkanDevice;
+
 /* Call once after gst_check_init(): checks for a device (else skips) and
  * starts watching for validation errors. */
 void gpc_vk_test_init (void);
@@ -20,3 +24,7 @@ void gpc_vk_test_check_validation (void);
  * gpc_vk_test_init, then the suite of `tests` (see gpc-check.h). */
 int gpc_vk_test_main (int *argc, char ***argv, const char *name,
     std::initializer_list<gpc_test::CheckTest> tests, int timeout_s = 0);
+
+/* The device `element` answers a gst.vulkan.device context query with (a
+ * new reference), or NULL. */
+GstVulkanDevice *gpc_vk_test_device_of (GstElement * element);

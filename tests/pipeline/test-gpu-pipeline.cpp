@@ -34,20 +34,6 @@ check_memory (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-static GstVulkanDevice *
-device_of (GstElement *e)
-{
-  GstQuery *q = gst_query_new_context (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
-  GstVulkanDevice *dev = NULL;
-  if (gst_element_query (e, q)) {
-    GstContext *ctx = NULL;
-    gst_query_parse_context (q, &ctx);
-    if (ctx)
-      gst_context_get_vulkan_device (ctx, &dev);
-  }
-  gst_query_unref (q);
-  return dev;
-}
 
 GST_START_TEST (prores_alf_motion_on_one_device)
 {
@@ -105,10 +91,10 @@ GST_START_TEST (prores_alf_motion_on_one_device)
   }
 
   /* One device for the three elements. */
-  GstVulkanDevice *d0 = device_of (el[0]);
+  GstVulkanDevice *d0 = gpc_vk_test_device_of (el[0]);
   fail_unless (d0 != NULL, "vkproresdec reports no device");
   for (int i = 1; i < 3; i++) {
-    GstVulkanDevice *d = device_of (el[i]);
+    GstVulkanDevice *d = gpc_vk_test_device_of (el[i]);
     fail_unless (d == d0, "%s is on another device", names[i]);
     gst_object_unref (d);
   }

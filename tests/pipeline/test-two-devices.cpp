@@ -179,20 +179,6 @@ meet_other (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   return GST_PAD_PROBE_REMOVE;
 }
 
-GstVulkanDevice *
-device_of (GstElement *e)
-{
-  GstQuery *q = gst_query_new_context (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
-  GstVulkanDevice *dev = NULL;
-  if (gst_element_query (e, q)) {
-    GstContext *ctx = NULL;
-    gst_query_parse_context (q, &ctx);
-    if (ctx)
-      gst_context_get_vulkan_device (ctx, &dev);
-  }
-  gst_query_unref (q);
-  return dev;
-}
 
 void
 open_side (Side *s, const char *tag)
@@ -269,7 +255,7 @@ run_both (Side side[2], const char *const launch[2], const std::vector<const cha
     for (const char *name : vulkan_elements) {
       GstElement *e = gst_bin_get_by_name (GST_BIN (s.pipe), name);
       fail_unless (e != NULL, "no element %s", name);
-      GstVulkanDevice *dev = device_of (e);
+      GstVulkanDevice *dev = gpc_vk_test_device_of (e);
       fail_unless (dev != NULL, "pipeline %s: %s reports no device", s.tag, name);
       fail_if (dev == other.device, "pipeline %s: %s uses the other pipeline's device", s.tag, name);
       fail_unless (dev == s.device, "pipeline %s: %s uses a device nobody gave it", s.tag, name);

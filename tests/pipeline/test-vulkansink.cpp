@@ -60,20 +60,6 @@ watch_log (GstDebugCategory *category, GstDebugLevel level, const gchar *file,
     errors.push_back (m);
 }
 
-GstVulkanDevice *
-device_of (GstElement *e)
-{
-  GstQuery *q = gst_query_new_context (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
-  GstVulkanDevice *dev = NULL;
-  if (gst_element_query (e, q)) {
-    GstContext *ctx = NULL;
-    gst_query_parse_context (q, &ctx);
-    if (ctx)
-      gst_context_get_vulkan_device (ctx, &dev);
-  }
-  gst_query_unref (q);
-  return dev;
-}
 
 
 /* Runs the pipeline to EOS; returns false (after printing why) when
@@ -152,7 +138,7 @@ GST_START_TEST (motion_to_screen)
   GstVulkanDevice *first = NULL;
   for (const char *name : names) {
     GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), name);
-    GstVulkanDevice *d = device_of (e);
+    GstVulkanDevice *d = gpc_vk_test_device_of (e);
     fail_unless (d != NULL, "%s reports no device", name);
     if (!first)
       first = (GstVulkanDevice *) gst_object_ref (d);
