@@ -172,7 +172,14 @@ GstVulkanFence *VkExec::submit (GError **error)
   GstVulkanFence *fence = nullptr;
   if (!gpc_vk_check (res, error, "vkEndCommandBuffer"))
     goto fail;
-  fence = gst_vulkan_device_create_fence (queue_->device, error);
+  /* A fence of our own, not one from the device's fence cache: in
+   * GStreamer 1.22 a fence released to that cache is already available to
+   * other threads while the releasing thread still clears its device and
+   * cache pointers, so two streaming threads on one device can receive a
+   * fence whose device was just cleared (a crash seen with two pipelines on
+   * the process-wide device). vkCreateFence per submission costs
+   * microseconds. */
+  fence = gst_vulkan_fence_new (queue_->device, error);
   if (!fence)
     goto fail;
   {
