@@ -48,6 +48,7 @@
 #include "vmaf-motion-layout.h"
 #include "vmaf-motion-log.h"
 #include "vmaf-motion-scorer.h"
+#include "pushpending.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_motion_debug);
 #define GST_CAT_DEFAULT gst_vk_vmaf_motion_debug
@@ -343,20 +344,8 @@ complete_oldest (GstVkVmafMotion * self, GstFlowReturn * ret)
 static GstFlowReturn
 drain (GstVkVmafMotion * self)
 {
-  GstFlowReturn ret = GST_FLOW_OK;
-  while (!self->pending->empty ()) {
-    GstFlowReturn r;
-    GstBuffer *buf = complete_oldest (self, &r);
-    if (!buf) {
-      ret = r;
-      continue;
-    }
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
-    else
-      gst_buffer_unref (buf);
-  }
-  return ret;
+  return gpc::push_pending (GST_BASE_TRANSFORM_SRC_PAD (self), *self->pending,
+      [self] (GstFlowReturn * r) { return complete_oldest (self, r); });
 }
 
 /* Drops pending frames (flush): waits for the GPU, pushes nothing. */

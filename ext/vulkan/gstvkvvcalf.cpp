@@ -67,6 +67,7 @@
 #include "vvcalf-builder.h"
 #include "vvcalf-derive.h"
 #include "vvcalf-json.h"
+#include "pushpending.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vvc_alf_debug);
 #define GST_CAT_DEFAULT gst_vk_vvc_alf_debug
@@ -695,20 +696,8 @@ complete_oldest (GstVkVvcAlf * self, GstFlowReturn * ret)
 static GstFlowReturn
 drain (GstVkVvcAlf * self)
 {
-  GstFlowReturn ret = GST_FLOW_OK;
-  while (!self->pending->empty ()) {
-    GstFlowReturn r;
-    GstBuffer *buf = complete_oldest (self, &r);
-    if (!buf) {
-      ret = r;
-      continue;
-    }
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buf);
-    else
-      gst_buffer_unref (buf);
-  }
-  return ret;
+  return gpc::push_pending (GST_BASE_TRANSFORM_SRC_PAD (self), *self->pending,
+      [self] (GstFlowReturn * r) { return complete_oldest (self, r); });
 }
 
 /* Drops pending pictures (flush): waits for the GPU, pushes nothing. */
