@@ -304,6 +304,51 @@ bench_params (int w, int h, VvcAlfParams &params)
   return true;
 }
 
+/* One size's benchmark material: distinct input pictures (CPU planes and
+ * GPU buffers), the parameters and their GPU copy, two output buffers. */
+struct SizeSetup {
+  GstVideoInfo info;
+  VvcAlfParams params;
+  std::vector<Picture> pics;
+  GstBuffer *params_buf = nullptr;
+  GstBuffer *outs[2] = { nullptr, nullptr };
+
+  bool prepare (VkExec *exec, GstVulkanDevice *device, VkBufferCache &staging,
+      VkBufferCache &devcache, int w, int h)
+  {
+    GError *err = NULL;
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420_10LE, w, h);
+    if (!bench_params (w, h, params))
+      return false;
+    pics.resize (kDistinct);
+    for (unsigned i = 0; i < kDistinct; i++) {
+      for (int p = 0; p < 3; p++) {
+        const int pw = p ? w / 2 : w, ph = p ? h / 2 : h;
+        pics[i].plane[p].resize ((size_t) pw * ph);
+        fill (pics[i].plane[p], pw, ph, (int) (i * 3 + p));
+      }
+      pics[i].gpu = upload (exec, staging, pics[i], info);
+    }
+    exec->begin (&err);
+    params_buf = VkAlfKernel::upload_params (exec, params, &staging, &devcache, &err);
+    submit_and_wait (exec);
+    for (GstBuffer *&o : outs) {
+      o = gst_buffer_new ();
+      gst_buffer_append_memory (o, vk_storage_alloc (device, GST_VIDEO_INFO_SIZE (&info), false, &err));
+    }
+    return params_buf != nullptr;
+  }
+
+  ~SizeSetup ()
+  {
+    for (Picture &p : pics)
+      gst_clear_buffer (&p.gpu);
+    for (GstBuffer *&o : outs)
+      gst_clear_buffer (&o);
+    gst_clear_buffer (&params_buf);
+  }
+};
+
 /* --variants: every kernel variant timed at every size (GPU time per
  * picture, `n` dispatches back to back) and checked against the CPU
  * reference (computed once per size); one row per variant. */
@@ -334,44 +379,20 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
   std::vector<std::vector<long>> bad (kernels.size (), std::vector<long> (sizes.size ()));
   std::vector<double> cpu_ms (sizes.size ());
   for (size_t si = 0; si < sizes.size (); si++) {
-    const int w = width_for (sizes[si]), h = (int) sizes[si];
-    GstVideoInfo info;
-    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420_10LE, w, h);
-    VvcAlfParams params;
-    if (!bench_params (w, h, params))
+    SizeSetup z;
+    if (!z.prepare (exec, device, staging, devcache, width_for (sizes[si]), (int) sizes[si]))
       return 1;
-    std::vector<Picture> pics (kDistinct);
-    for (unsigned i = 0; i < kDistinct; i++) {
-      for (int p = 0; p < 3; p++) {
-        const int pw = p ? w / 2 : w, ph = p ? h / 2 : h;
-        pics[i].plane[p].resize ((size_t) pw * ph);
-        fill (pics[i].plane[p], pw, ph, (int) (i * 3 + p));
-      }
-      pics[i].gpu = upload (exec, staging, pics[i], info);
-    }
-    exec->begin (&err);
-    GstBuffer *params_buf = VkAlfKernel::upload_params (exec, params, &staging, &devcache, &err);
-    submit_and_wait (exec);
-    GstBuffer *outs[2];
-    for (GstBuffer *&o : outs) {
-      o = gst_buffer_new ();
-      gst_buffer_append_memory (o, vk_storage_alloc (device, GST_VIDEO_INFO_SIZE (&info), false, &err));
-    }
+    const GstVideoInfo &info = z.info;
     std::vector<uint16_t> ref[3];
-    cpu_reference (params, pics[0], info, ref, &cpu_ms[si], cpu_frames);
+    cpu_reference (z.params, z.pics[0], info, ref, &cpu_ms[si], cpu_frames);
     for (size_t k = 0; k < kernels.size (); k++) {
-      time_kernel (exec, kernels[k], timer, params_buf, params, pics, outs, info, n,
+      time_kernel (exec, kernels[k], timer, z.params_buf, z.params, z.pics, z.outs, info, n,
           &us[k][si], &one[k][si]);
-      bad[k][si] = check_output (exec, kernels[k], staging, params_buf, params, pics[0],
-          outs[0], info, ref);
+      bad[k][si] = check_output (exec, kernels[k], staging, z.params_buf, z.params, z.pics[0],
+          z.outs[0], info, ref);
       fprintf (stderr, "%up %-24s %10.1f us %s\n", sizes[si], names[k].c_str (), us[k][si],
           bad[k][si] ? "MISMATCH" : "bit-exact");
     }
-    for (Picture &p : pics)
-      gst_buffer_unref (p.gpu);
-    for (GstBuffer *o : outs)
-      gst_buffer_unref (o);
-    gst_buffer_unref (params_buf);
   }
 
   printf ("Kernel variants: GPU us per picture (%u dispatch%s back to back; in brackets one\n"
@@ -485,52 +506,22 @@ main (int argc, char **argv)
       "GPU fps", "pipeline fps", "CPU ms/pic", "CPU fps", "GPU/CPU", "check");
   int status = 0;
   for (unsigned s : sizes) {
-    const int w = s == 2160 ? 3840 : s == 1080 ? 1920 : (int) (s * 16 / 9 + 7) / 8 * 8;
-    const int h = (int) s;
-    GstVideoInfo info;
-    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420_10LE, w, h);
-    VvcAlfSyntheticConfig cfg;
-    cfg.width = w;
-    cfg.height = h;
-    cfg.chroma_format = GST_VVC_ALF_CHROMA_420;
-    cfg.bit_depth = 10;
-    cfg.ctb_size = 128;
-    cfg.fixed_set = 5;
-    cfg.y = cfg.cb = cfg.cr = cfg.cc_cb = cfg.cc_cr = true;
-    VvcAlfParams params;
-    std::string e;
-    if (!vvc_alf_build_synthetic (cfg, params, e)) {
-      fprintf (stderr, "parameters: %s\n", e.c_str ());
+    SizeSetup z;
+    if (!z.prepare (exec, device, staging, devcache, width_for (s), (int) s))
       return 1;
-    }
-    std::vector<Picture> pics (kDistinct);
-    for (unsigned i = 0; i < kDistinct; i++) {
-      for (int p = 0; p < 3; p++) {
-        const int pw = p ? w / 2 : w, ph = p ? h / 2 : h;
-        pics[i].plane[p].resize ((size_t) pw * ph);
-        fill (pics[i].plane[p], pw, ph, (int) (i * 3 + p));
-      }
-      pics[i].gpu = upload (exec, staging, pics[i], info);
-    }
-    exec->begin (&err);
-    GstBuffer *params_buf = VkAlfKernel::upload_params (exec, params, &staging, &devcache, &err);
-    submit_and_wait (exec);
-    GstBuffer *outs[2];
-    for (GstBuffer *&o : outs) {
-      o = gst_buffer_new ();
-      gst_buffer_append_memory (o, vk_storage_alloc (device, GST_VIDEO_INFO_SIZE (&info), false, &err));
-    }
+    const GstVideoInfo &info = z.info;
 
     double stream_us = 0, single_us = 0, cpu_ms = 0;
-    time_kernel (exec, kernel, timer, params_buf, params, pics, outs, info,
+    time_kernel (exec, kernel, timer, z.params_buf, z.params, z.pics, z.outs, info,
         cpu_device ? 4 : 64, &stream_us, &single_us);
     std::vector<uint16_t> ref[3];
-    cpu_reference (params, pics[0], info, ref, &cpu_ms, cpu_frames);
-    long bad = check_output (exec, kernel, staging, params_buf, params, pics[0], outs[0], info, ref);
+    cpu_reference (z.params, z.pics[0], info, ref, &cpu_ms, cpu_frames);
+    long bad = check_output (exec, kernel, staging, z.params_buf, z.params, z.pics[0], z.outs[0],
+        info, ref);
     if (bad)
       status = 1;
     unsigned n = n_frames ? n_frames : cpu_device ? 8 : (s >= 2160 ? 500 : 1000);
-    double pipe_fps = time_pipeline (instance, device, pics, info, n);
+    double pipe_fps = time_pipeline (instance, device, z.pics, info, n);
 
     char name[16], check[48];
     snprintf (name, sizeof name, "%up", s);
@@ -539,11 +530,6 @@ main (int argc, char **argv)
         single_us, 1e6 / stream_us, pipe_fps, cpu_ms, 1000.0 / cpu_ms, cpu_ms * 1000.0 / stream_us,
         check);
     fflush (stdout);
-    for (Picture &p : pics)
-      gst_buffer_unref (p.gpu);
-    for (GstBuffer *o : outs)
-      gst_buffer_unref (o);
-    gst_buffer_unref (params_buf);
   }
   printf ("GPU us/pic: GPU time per picture, dispatches back to back; GPU 1 disp: one picture\n"
       "alone; pipeline fps: appsrc (pictures in Vulkan buffers) ! vkvvcalf ! fakesink (Vulkan\n"
