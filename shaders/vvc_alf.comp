@@ -80,6 +80,11 @@ layout (constant_id = 5) const int ALF_LROWS = 1;
 // 1: loaded samples are packed two per 32-bit word of shared memory (half
 // the footprint and of the words read; a shift and a mask per read).
 layout (constant_id = 6) const int ALF_PACK16 = 0;
+// 1: areas that lie wholly inside their window (most tiles: inside the
+// picture, away from slice and tile edges) are copied as whole words, one
+// 32-bit load per 2 or 4 samples, from 4-sample aligned origins; other
+// areas are loaded sample by sample through the window rule.
+layout (constant_id = 7) const int ALF_WORDLOAD = 0;
 
 layout (std430, binding = 0) readonly buffer InY { uint in_y[]; };
 layout (std430, binding = 1) readonly buffer InCb { uint in_cb[]; };
@@ -251,13 +256,21 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
 // then their Laplacians and filter set (LUMA_WORDS in all).
 // Chroma tiles: Cb and Cr, (TILE_W + 4) x (TILE_H + 4) each, then the luma
 // area of CC-ALF, at most (2 TILE_W + 1) x (2 TILE_H + 2).
+// With ALF_WORDLOAD, areas start 4 samples left of their tile (a word
+// boundary for 8- and 16-bit samples) and are a multiple of 4 samples wide.
 #define LUMA_AP 3
-#define LW (TILE_W + 2 * LUMA_AP)
+#define LUMA_APX (ALF_WORDLOAD != 0 ? 4 : LUMA_AP)
+#define LW (ALF_WORDLOAD != 0 ? TILE_W + 8 : TILE_W + 2 * LUMA_AP)
 #define LH (LTILE_H + 2 * LUMA_AP)
 #define CHROMA_AP 2
-#define CW (TILE_W + 2 * CHROMA_AP)
+#define CHROMA_APX (ALF_WORDLOAD != 0 ? 4 : CHROMA_AP)
+#define CW (ALF_WORDLOAD != 0 ? TILE_W + 8 : TILE_W + 2 * CHROMA_AP)
 #define CH (TILE_H + 2 * CHROMA_AP)
-#define CC_MAX ((2 * TILE_W + 1) * (2 * TILE_H + 2))
+// CC-ALF luma area: ((TILE_W - 1) << sx) + 3 wide from one sample left of
+// the collocated luma (+3 on the left and rounded up to 4 with ALF_WORDLOAD).
+#define CC_APX (ALF_WORDLOAD != 0 ? 4 : 1)
+#define CC_W(sx) (ALF_WORDLOAD != 0 ? (((((TILE_W - 1) << (sx)) + 6) + 3) & ~3) : ((TILE_W - 1) << (sx)) + 3)
+#define CC_MAX (CC_W (1) * (2 * TILE_H + 2))
 #define LAP_ROW ((TILE_W + 4) / 2)
 #define LAP_H (LTILE_H + 4)
 // Words of shared memory holding n samples (region bases and sizes are
@@ -326,6 +339,64 @@ void load_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
         clamp (ivec2 (r.ox + rx, r.oy + ry), ivec2 (0), ivec2 (pw - 1, ph - 1));
     smem[r.base + ry * r.stride + rx] = load_sample (p, c.x, c.y);
   }
+}
+
+// Whether the w x h area at (ox, oy) lies inside window `tw` where no
+// corner rule applies: every sample is read as it is (ALF_WORDLOAD).
+bool area_inside (Win tw, int ox, int oy, int w, int h)
+{
+  return tw.corner == 0 && ox >= tw.xmin && oy >= tw.ymin && ox + w - 1 <= tw.xmax &&
+      oy + h - 1 <= tw.ymax;
+}
+
+// Copies the w x h area of plane p at (r.ox, r.oy) into region r as whole
+// words: r.ox and w are multiples of 4 and the plane's offset and stride
+// multiples of 4 bytes (the caller checks).
+void copy_region (uint p, Region r, int w, int h)
+{
+  const uint row_words = pc.in_stride[p] >> 2;
+  const uint first = (pc.in_off[p] >> 2) + uint (r.oy) * row_words + (uint (r.ox) >> (2u - pc.wide));
+  const int lid = int (gl_LocalInvocationIndex);
+  if (pc.wide != 0u) {
+    const int wpr = w >> 1;  // words per row, 2 samples each
+    for (int i = lid; i < wpr * h; i += NTHREADS) {
+      const int ry = i / wpr, k = i - ry * wpr;
+      const uint v = load_word (p, first + uint (ry) * row_words + uint (k));
+      const int o = r.base + ry * r.stride + 2 * k;
+      if (ALF_PACK16 != 0) {
+        smem[o >> 1] = int (v);
+      } else {
+        smem[o] = int (v & 0xffffu);
+        smem[o + 1] = int (v >> 16);
+      }
+    }
+  } else {
+    const int wpr = w >> 2;  // 4 samples each
+    for (int i = lid; i < wpr * h; i += NTHREADS) {
+      const int ry = i / wpr, k = i - ry * wpr;
+      const uint v = load_word (p, first + uint (ry) * row_words + uint (k));
+      const int o = r.base + ry * r.stride + 4 * k;
+      if (ALF_PACK16 != 0) {
+        smem[o >> 1] = int ((v & 0xffu) | ((v & 0xff00u) << 8));
+        smem[(o >> 1) + 1] = int (((v >> 16) & 0xffu) | ((v >> 8) & 0xff0000u));
+      } else {
+        smem[o] = int (v & 0xffu);
+        smem[o + 1] = int ((v >> 8) & 0xffu);
+        smem[o + 2] = int ((v >> 16) & 0xffu);
+        smem[o + 3] = int (v >> 24);
+      }
+    }
+  }
+}
+
+// load_region, as whole words where ALF_WORDLOAD and the area allow it.
+void fill_region (uint p, Region r, int w, int h, int pw, int ph, Win tw)
+{
+  if (ALF_WORDLOAD != 0 && r.mapped && ((pc.in_off[p] | pc.in_stride[p]) & 3u) == 0u &&
+      area_inside (tw, r.ox, r.oy, w, h))
+    copy_region (p, r, w, h);
+  else
+    load_region (p, r, w, h, pw, ph, tw);
 }
 
 // A sample of a region whose window was applied while loading.
@@ -502,9 +573,9 @@ void luma_tile (int tx, int ty)
   // An aligned tile lies in one CTB (CtbSizeY >= 32).
   const int tcol = tx >> pic.ctb_log2, trow = ty >> pic.ctb_log2;
   const Win tw = make_window (ctb[trow * pic.ctbs_x + tcol].flags, tcol, trow, 0, 0, tx, ty);
-  const Region rl = Region (0, LW, tx - LUMA_AP, ty - LUMA_AP,
+  const Region rl = Region (0, LW, tx - LUMA_APX, ty - LUMA_AP,
       no_boundary_inside (tx, ty, TILE_W, LTILE_H, 0, 0));
-  load_region (0u, rl, LW, LH, pic.width, pic.height, tw);
+  fill_region (0u, rl, LW, LH, pic.width, pic.height, tw);
   // The tile lies in one CTB: luma ALF is on or off for all of it, with one
   // filter set, whose 25 filters (coefficients, clips) are read once.
   const AlfCtb tc = ctb[trow * pic.ctbs_x + tcol];
@@ -628,7 +699,7 @@ void luma_tile (int tx, int ty)
   }
 #define LTAP(F, PAIR, k, dx, dy) sum += PAIR (k, F (xs + (dx), y + (dy)), F (xs - (dx), y - (dy)))
 #define LFETCH(xx, yy) fetch (rl, win, xx, yy)
-#define LDIRECT(xx, yy) smp ((yy) * LW + (xx) + ((LUMA_AP - ty) * LW + LUMA_AP - tx))
+#define LDIRECT(xx, yy) smp ((yy) * LW + (xx) + ((LUMA_AP - ty) * LW + LUMA_APX - tx))
 #define LUMA_BOTH(F, D1, D2, D3, SH) \
   if (no_clip) \
     LUMA_SAMPLES (F, PAIR_NO_CLIP, sum -= 2 * cur * fsum, D1, D2, D3, SH) \
@@ -812,16 +883,16 @@ void chroma_tile (int tx, int ty)
   const int tflags = ctb[trow * pic.ctbs_x + tcol].flags;  // (the whole tile's when mapped)
   const Win twc = make_window (tflags, tcol, trow, sx, sy, tx, ty);
   const Win twl = make_window (tflags, tcol, trow, 0, 0, tx << sx, ty << sy);
-  const Region rcb = Region (0, CW, tx - CHROMA_AP, ty - CHROMA_AP, mapped);
-  const Region rcr = Region (CW * CH, CW, tx - CHROMA_AP, ty - CHROMA_AP, mapped);
-  const int lw = ((TILE_W - 1) << sx) + 3, lh = ((TILE_H - 1) << sy) + 4;
-  const Region rl = Region (2 * CW * CH, lw, (tx << sx) - 1, (ty << sy) - 1, mapped);
-  load_region (1u, rcb, CW, CH, wc, hc, twc);
-  load_region (2u, rcr, CW, CH, wc, hc, twc);
+  const Region rcb = Region (0, CW, tx - CHROMA_APX, ty - CHROMA_AP, mapped);
+  const Region rcr = Region (CW * CH, CW, tx - CHROMA_APX, ty - CHROMA_AP, mapped);
+  const int lw = CC_W (sx), lh = ((TILE_H - 1) << sy) + 4;
+  const Region rl = Region (2 * CW * CH, lw, (tx << sx) - CC_APX, (ty << sy) - 1, mapped);
+  fill_region (1u, rcb, CW, CH, wc, hc, twc);
+  fill_region (2u, rcr, CW, CH, wc, hc, twc);
   // The luma of CC-ALF, unless the tile's one CTB has no CC-ALF.
   const AlfCtb tc = ctb[trow * pic.ctbs_x + tcol];
   if (!mapped || tc.cc_filter[0] >= 0 || tc.cc_filter[1] >= 0)
-    load_region (0u, rl, lw, lh, pic.width, pic.height, twl);
+    fill_region (0u, rl, lw, lh, pic.width, pic.height, twl);
   barrier ();
 
   const uint lid = gl_LocalInvocationIndex;

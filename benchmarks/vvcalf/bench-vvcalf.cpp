@@ -127,11 +127,13 @@ planes_of (GstBuffer *buf, const GstVideoInfo &info, AlfPlane out[3])
       (uint32_t) GST_VIDEO_INFO_PLANE_STRIDE (&info, p) };
 }
 
-/* GPU time per picture of `n` back-to-back dispatches, and of one alone. */
+/* GPU time per picture of `n` back-to-back dispatches, and of one alone
+ * (`passes`: of a split kernel, the luma or chroma pass alone). */
 static void
 time_kernel (VkExec *exec, VkAlfKernel *kernel, VkGpuTimer *timer, GstBuffer *params_buf,
     const VvcAlfParams &params, std::vector<Picture> &pics, GstBuffer *outs[2],
-    const GstVideoInfo &info, unsigned n, double *stream_us, double *single_us)
+    const GstVideoInfo &info, unsigned n, double *stream_us, double *single_us,
+    unsigned passes = VkAlfKernel::kLumaPass | VkAlfKernel::kChromaPass)
 {
   GError *err = NULL;
   GstVulkanBufferMemory *pm = vk_buffer_memory (params_buf);
@@ -147,7 +149,7 @@ time_kernel (VkExec *exec, VkAlfKernel *kernel, VkGpuTimer *timer, GstBuffer *pa
       AlfPlane in[3], out[3];
       planes_of (pics[i % kDistinct].gpu, info, in);
       planes_of (outs[i % 2], info, out);
-      kernel->dispatch (exec, in, out, pm, params.pic, true, &err);
+      kernel->dispatch (exec, in, out, pm, params.pic, true, &err, passes);
     }
     timer->stamp (exec->cmd (), 1);
     for (unsigned i = 0; i < kSingles; i++) {
@@ -157,7 +159,7 @@ time_kernel (VkExec *exec, VkAlfKernel *kernel, VkGpuTimer *timer, GstBuffer *pa
       AlfPlane in[3], out[3];
       planes_of (pics[i % kDistinct].gpu, info, in);
       planes_of (outs[i % 2], info, out);
-      kernel->dispatch (exec, in, out, pm, params.pic, true, &err);
+      kernel->dispatch (exec, in, out, pm, params.pic, true, &err, passes);
       exec->global_barrier (VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
           VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
       timer->stamp (exec->cmd (), 3 + 2 * i);
@@ -377,6 +379,9 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
   std::vector<std::vector<double>> us (kernels.size (), std::vector<double> (sizes.size ()));
   std::vector<std::vector<double>> one (kernels.size (), std::vector<double> (sizes.size ()));
   std::vector<std::vector<long>> bad (kernels.size (), std::vector<long> (sizes.size ()));
+  /* Split kernels: the luma and the chroma pass timed alone (0: not split). */
+  std::vector<std::vector<double>> luma_us (kernels.size (), std::vector<double> (sizes.size ()));
+  std::vector<std::vector<double>> chroma_us (kernels.size (), std::vector<double> (sizes.size ()));
   std::vector<double> cpu_ms (sizes.size ());
   for (size_t si = 0; si < sizes.size (); si++) {
     SizeSetup z;
@@ -390,7 +395,15 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
           &us[k][si], &one[k][si]);
       bad[k][si] = check_output (exec, kernels[k], staging, z.params_buf, z.params, z.pics[0],
           z.outs[0], info, ref);
-      fprintf (stderr, "%up %-24s %10.1f us %s\n", sizes[si], names[k].c_str (), us[k][si],
+      if (kernels[k]->options ().split) {
+        double dummy;
+        time_kernel (exec, kernels[k], timer, z.params_buf, z.params, z.pics, z.outs, info, n,
+            &luma_us[k][si], &dummy, VkAlfKernel::kLumaPass);
+        time_kernel (exec, kernels[k], timer, z.params_buf, z.params, z.pics, z.outs, info, n,
+            &chroma_us[k][si], &dummy, VkAlfKernel::kChromaPass);
+      }
+      fprintf (stderr, "%up %-24s %10.1f us (luma %.1f, chroma %.1f) %s\n", sizes[si],
+          names[k].c_str (), us[k][si], luma_us[k][si], chroma_us[k][si],
           bad[k][si] ? "MISMATCH" : "bit-exact");
     }
   }
@@ -421,6 +434,18 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
     printf (" %-9s %s\n", exact ? "yes" : "NO", kernels[k]->options ().describe ().c_str ());
     if (!exact)
       status = 1;
+  }
+  printf ("Split variants, each pass alone (us per picture, luma / chroma with CC-ALF):\n");
+  for (size_t k = 0; k < kernels.size (); k++) {
+    if (!kernels[k]->options ().split)
+      continue;
+    printf ("%-*s", nw, names[k].c_str ());
+    for (size_t si = 0; si < sizes.size (); si++) {
+      char col[40];
+      snprintf (col, sizeof col, "%.1f / %.1f", luma_us[k][si], chroma_us[k][si]);
+      printf (" %20s", col);
+    }
+    printf ("\n");
   }
   printf ("CPU reference (one thread), ms per picture:");
   for (size_t si = 0; si < sizes.size (); si++)

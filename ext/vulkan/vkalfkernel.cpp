@@ -38,14 +38,20 @@ static const AlfTechnique kTechniques[] = {
   { "consttap", &AlfOptions::consttap, "with hoist: literal tap distances off the line-buffer rows" },
   { "rows2", &AlfOptions::rows2, "2 luma rows per invocation, 32x32 luma tiles" },
   { "pack16", &AlfOptions::pack16, "samples packed 2 per word in shared memory" },
+  { "wordload", &AlfOptions::wordload, "areas inside their window loaded as whole words" },
 };
 
 AlfOptions AlfOptions::best ()
 {
+  /* The fastest of the H100 sweep (docs/performance.md, "vkvvcalf"). */
   AlfOptions o;
   o.tables = true;
+  o.coef_buffer = true;
   o.hoist = true;
   o.split = true;
+  o.consttap = true;
+  o.rows2 = true;
+  o.pack16 = true;
   return o;
 }
 
@@ -80,7 +86,7 @@ bool AlfOptions::parse (const char *variant, AlfOptions *out, std::string &error
       }
     if (!found) {
       error = "variant '" + std::string (variant) + "': unknown technique '" + word +
-          "' (known: tables, coefbuf, hoist, split, consttap, rows2, pack16; or baseline, default)";
+          "' (known: tables, coefbuf, hoist, split, consttap, rows2, pack16, wordload; or baseline, default)";
       return false;
     }
     pos = end == std::string::npos ? v.size () : end;
@@ -116,15 +122,18 @@ std::vector<std::string> VkAlfKernel::sweep_variants ()
   const AlfOptions best = AlfOptions::best ();
   for (const AlfTechnique &t : kTechniques)
     v.push_back (std::string ("default") + (best.*(t.flag) ? "-" : "+") + t.name);
-  /* Every technique at once, and all but the coefficient placement. */
-  std::string all, all_smem;
-  for (const AlfTechnique &t : kTechniques) {
+  /* Every technique at once, and every technique but one. */
+  std::string all;
+  for (const AlfTechnique &t : kTechniques)
     all += (all.empty () ? "" : "+") + std::string (t.name);
-    if (t.flag != &AlfOptions::coef_buffer)
-      all_smem += (all_smem.empty () ? "" : "+") + std::string (t.name);
-  }
   v.push_back (all);
-  v.push_back (all_smem);
+  for (const AlfTechnique &u : kTechniques) {
+    std::string but;
+    for (const AlfTechnique &t : kTechniques)
+      if (&t != &u && !(t.flag == &AlfOptions::consttap && u.flag == &AlfOptions::hoist))
+        but += (but.empty () ? "" : "+") + std::string (t.name);
+    v.push_back (but);
+  }
   return v;
 }
 
@@ -143,12 +152,12 @@ VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, GError **error)
 
 VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, const AlfOptions &o, GError **error)
 {
-  /* constant_id 0..6 of the shader: pass, tables, coefficients, hoist,
-   * constant taps, luma rows per invocation, packed samples. */
+  /* constant_id 0..7 of the shader: pass, tables, coefficients, hoist,
+   * constant taps, luma rows per invocation, packed samples, word loads. */
   auto make = [&] (uint32_t pass) {
     VkKernel::Spec spec = { vvc_alf_spv, sizeof (vvc_alf_spv), 8, sizeof (AlfPush),
       { pass, o.tables ? 1u : 0u, o.coef_buffer ? 1u : 0u, o.hoist ? 1u : 0u,
-        o.consttap ? 1u : 0u, o.rows2 ? 2u : 1u, o.pack16 ? 1u : 0u } };
+        o.consttap ? 1u : 0u, o.rows2 ? 2u : 1u, o.pack16 ? 1u : 0u, o.wordload ? 1u : 0u } };
     return VkKernel::create (device, spec, error);
   };
   VkAlfKernel *a = new VkAlfKernel ();
@@ -197,7 +206,8 @@ GstBuffer *VkAlfKernel::upload_params (VkExec *exec, const VvcAlfParams &p,
 }
 
 bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane out[3],
-    GstVulkanBufferMemory *params, const VvcAlfPicParams &pic, bool wide, GError **error)
+    GstVulkanBufferMemory *params, const VvcAlfPicParams &pic, bool wide, GError **error,
+    unsigned passes)
 {
   const int n = pic.chroma_format == 0 ? 1 : 3;
   AlfPush pc = {};
@@ -223,9 +233,10 @@ bool VkAlfKernel::dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane o
   const uint32_t cgy = ((uint32_t) (pic.height >> pic.shift_y) + kTileH - 1) / kTileH;
   if (options_.split) {
     /* Two independent passes (disjoint outputs, same inputs): no barrier. */
-    if (!exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc, gx, gy, 1, error))
+    if ((passes & kLumaPass) && !exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc, gx, gy, 1, error))
       return false;
-    return n == 1 || exec->dispatch (chroma_kernel_, bufs, 8, &pc, sizeof pc, cgx, cgy, 1, error);
+    return n == 1 || !(passes & kChromaPass) ||
+        exec->dispatch (chroma_kernel_, bufs, 8, &pc, sizeof pc, cgx, cgy, 1, error);
   }
   /* Grid: luma tile rows, then chroma tile rows (see main() in the shader). */
   return exec->dispatch (kernel_, bufs, 8, &pc, sizeof pc, gx, gy + (n == 3 ? cgy : 0), 1, error);

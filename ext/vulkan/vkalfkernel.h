@@ -27,6 +27,7 @@ struct AlfOptions {
   bool consttap = false; /* with hoist: rows off the line-buffer boundary use literal tap distances */
   bool rows2 = false; /* 2 luma rows per invocation (32x32 luma tiles) instead of 1 (32x16) */
   bool pack16 = false; /* loaded samples packed two per 32-bit word of shared memory */
+  bool wordload = false; /* areas inside their window copied as whole words, not sample by sample */
 
   /* The fastest known combination: what the element uses by default. */
   static AlfOptions best ();
@@ -34,7 +35,7 @@ struct AlfOptions {
    * kernel before the variants existed), or technique names joined by '+'
    * on top of the baseline ("tables+hoist"), or "default" followed by
    * "+name" / "-name" to add or remove one ("default-split"). Names:
-   * tables, coefbuf, hoist, split, consttap, rows2, pack16. */
+   * tables, coefbuf, hoist, split, consttap, rows2, pack16, wordload. */
   static bool parse (const char *variant, AlfOptions *out, std::string &error);
   /* The canonical '+'-joined name ("baseline" when none is on). */
   std::string name () const;
@@ -91,9 +92,13 @@ class VkAlfKernel {
 
   /* Only the dispatch: `in` and `params` must be readable and `out`
    * writable by compute shaders (barriers are the caller's). Planes 1 and 2
-   * are ignored for 4:0:0. `wide`: 16-bit sample containers, else 8-bit. */
+   * are ignored for 4:0:0. `wide`: 16-bit sample containers, else 8-bit.
+   * `passes` (split kernels only, for the benchmark's per-pass times):
+   * kLumaPass, kChromaPass or both. */
+  static const unsigned kLumaPass = 1, kChromaPass = 2;
   bool dispatch (VkExec *exec, const AlfPlane in[3], const AlfPlane out[3],
-      GstVulkanBufferMemory *params, const VvcAlfPicParams &pic, bool wide, GError **error);
+      GstVulkanBufferMemory *params, const VvcAlfPicParams &pic, bool wide, GError **error,
+      unsigned passes = kLumaPass | kChromaPass);
 
  private:
   AlfOptions options_;

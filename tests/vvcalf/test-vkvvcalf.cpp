@@ -339,8 +339,8 @@ GST_START_TEST (kernel_all_layouts)
    * variant costs a pipeline (seconds under validation on lavapipe): the
    * full sweep runs in bench-vvcalf --variants all. */
   std::vector<gpc::VkAlfKernel *> kernels;
-  for (const char *v : { "default", "baseline", "default+consttap+rows2+coefbuf+pack16",
-           "split+rows2+pack16", "hoist+consttap+coefbuf" }) {
+  for (const char *v : { "default", "baseline", "tables+hoist+split",
+           "default+wordload", "split+rows2+pack16+wordload", "hoist+consttap+coefbuf+wordload" }) {
     gpc::AlfOptions o;
     std::string e;
     fail_unless (gpc::AlfOptions::parse (v, &o, e), "%s", e.c_str ());
@@ -367,9 +367,20 @@ GST_START_TEST (kernel_all_layouts)
   lim.max_width = 136;
   lim.max_height = 104;
   unsigned checked = 0;
-  for (int i = 0; i < 24; i++) {
+  for (int i = 0; i < 28; i++) {
     Case c;
-    random_info (rng, c.info, lim);
+    /* The last pictures are larger, with no slice, tile or virtual
+     * boundary and with word-aligned planes: most of their tiles lie inside
+     * their window, the case of the word-load path (wordload). */
+    const bool open_tiles = i >= 24;
+    RandomLimits big;
+    random_info (rng, c.info, open_tiles ? big : lim);
+    if (open_tiles) {
+      c.info.num_vb_x = c.info.num_vb_y = 0;
+      for (guint t = 0; t < c.info.n_ctbs; t++)
+        c.info.ctbs[t].flags &= (guint16) ~(GST_VVC_ALF_CTB_EDGE_LEFT * 0xf |
+            GST_VVC_ALF_CTB_CORNER_TOP_LEFT | GST_VVC_ALF_CTB_CORNER_BOTTOM_RIGHT);
+    }
     if (i < 6) {
       /* 4:0:0 at every depth first */
       gst_vvc_alf_info_clear (&c.info);
@@ -394,8 +405,10 @@ GST_START_TEST (kernel_all_layouts)
     GstBuffer *inbuf[3], *outbuf[3];
     gpc::AlfPlane in[3], out[3];
     for (int k = 0; k < np; k++) {
-      const unsigned in_off = (unsigned) rng.range (0, 7) * 4 + (wide ? 2 * (unsigned) rng.range (0, 1) : (unsigned) rng.range (0, 3));
-      const unsigned in_stride = c.in.width[k] * bps + (unsigned) rng.range (0, 9) * (wide ? 2 : 1);
+      const unsigned in_off = (unsigned) rng.range (0, 7) * 4 +
+          (open_tiles ? 0 : wide ? 2 * (unsigned) rng.range (0, 1) : (unsigned) rng.range (0, 3));
+      const unsigned in_stride = open_tiles ? GST_ROUND_UP_4 (c.in.width[k] * bps) + 4 * (unsigned) rng.range (0, 2) :
+          c.in.width[k] * bps + (unsigned) rng.range (0, 9) * (wide ? 2 : 1);
       const unsigned out_off = (unsigned) rng.range (0, 7) * 4;
       const unsigned out_stride = GST_ROUND_UP_4 (c.in.width[k] * bps) + 4 * (unsigned) rng.range (0, 2);
       const gsize in_size = GST_ROUND_UP_4 (in_off + (gsize) in_stride * c.in.height[k]);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# One batched round of measurements on the GPU machine (docs/device-kit.md):
+# the device time of a session is short, so every step that belongs to a
+# round runs in one call, each with its own time limit, its log under $OUT.
+# Usage (repo root, on the GPU machine, after a lean kit was carried):
+#   tools/device-round.sh STEP...
+# Steps: motion motion-old alf alf-variants prores prores-sweep flac flac-stages
+#        cuda-tests tests-novalidation
+# ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+source .devkit/env.sh
+b=.devkit/build
+# Logs go to a scratch folder; one archive of them lands in $OUT at the end
+# (a device call brings back at most 8 files).
+final=${OUT:-$root/device-out}
+out=$(mktemp -d /tmp/device-round.XXXXXX)
+mkdir -p "$final"
+trap 'tar -C "$out" -czf "$final/logs.tgz" .' EXIT
+export GST_PLUGIN_PATH="$root/$b/ext/vulkan:$root/$b/ext/cuda"
+export GPC_MEDIA_DIR="$root/tests/media" CK_DEFAULT_TIMEOUT=600
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv,noheader | tee "$out/gpu.txt"
+clips=(.devkit/clips/hq_1080p.mov .devkit/clips/hq_2160p.mov)
+
+step () { # name limit command...
+  local name=$1 limit=$2; shift 2
+  local t0=$(date +%s)
+  echo "=== $name"
+  timeout "$limit" "$@" > "$out/$name.txt" 2>&1
+  local rc=$?
+  echo "=== $name rc=$rc $(( $(date +%s) - t0 )) s"
+}
+
+for s in "$@"; do
+  case $s in
+    motion) step motion 120 $b/benchmarks/vmafmotion/bench-vmafmotion
+      tail -n 12 "$out/motion.txt" ;;
+    motion-old) # earlier builds packed in .devkit/old/<commit>/ (plugin and benchmark), then ours again
+      for d in .devkit/old/* cur; do
+        if [ "$d" = cur ]; then bin=$b/benchmarks/vmafmotion/bench-vmafmotion; pp=$root/$b/ext/vulkan;
+        else bin=$d/bench-vmafmotion; pp=$root/$d; fi
+        n=motion-$(basename "$d")
+        GST_PLUGIN_PATH=$pp GST_REGISTRY=/tmp/$n.registry step "$n" 120 "$bin" --cpu-frames 1
+        grep -E "^[0-9]+p " "$out/$n.txt" | sed "s|^|$(basename "$d") |"
+      done ;;
+    alf) step alf 180 $b/benchmarks/vvcalf/bench-vvcalf
+      tail -n 8 "$out/alf.txt" ;;
+    alf-variants) step alf-variants 300 $b/benchmarks/vvcalf/bench-vvcalf --variants all \
+        --sizes 1080,2160 --frames 200
+      grep -v '^$' "$out/alf-variants.txt" | tail -n 30 ;;
+    prores) step prores 300 $b/benchmarks/prores/bench-vkproresdec --frames 2000 \
+        --paths fused,split "${clips[@]}"
+      tail -n 16 "$out/prores.txt" ;;
+    prores-sweep)
+      for v in 32 64 128; do for i in 64 128 256; do
+        GPC_PRORES_PATH=split GPC_PRORES_VLD_WG=$v GPC_PRORES_IDCT_WG=$i \
+          step prores-split-$v-$i 120 $b/benchmarks/prores/bench-vkproresdec --frames 300 \
+          --cpu-frames 0 "${clips[@]}"
+        echo "vld $v idct $i: $(grep -iE 'kernel|us' "$out/prores-split-$v-$i.txt" | tail -n 3 | tr '\n' ' ')"
+      done; done ;;
+    flac) step flac 400 bash benchmarks/flac/run-benchmark.sh "$root/$b" /tmp/fb
+      tail -n 14 "$out/flac.txt" ;;
+    flac-stages) step flac-stages 300 bash benchmarks/flac/profile-stages.sh "$root/$b" /tmp/fb
+      cat "$out/flac-stages.txt" | grep -v '^generating' | tail -n 12 ;;
+    cuda-tests)
+      for t in $b/tests/flac/test-cudaflacdec-cuda $(find $b/tests -name 'test-cuda-contexts*' -type f); do
+        n=$(basename "$t")
+        GST_REGISTRY=/tmp/$n.registry step "$n" 300 "$t"
+        grep -E "Checks|SKIP|fail" "$out/$n.txt" | head -5
+      done ;;
+    tests-novalidation) # every test program, without the validation layer
+      for t in $(find $b/tests -type f -name 'test-*' -perm -u+x | sort); do
+        n=$(basename "$t")
+        GST_REGISTRY=/tmp/$n.registry timeout 300 "$t" > "$out/t-$n.txt" 2>&1
+        rc=$?
+        case $rc in 0) r=PASS;; 77) r=SKIP;; *) r="FAIL($rc)";; esac
+        echo "$r $n"
+      done ;;
+    *) echo "unknown step $s" ;;
+  esac
+done
