@@ -85,6 +85,10 @@ layout (constant_id = 6) const int ALF_PACK16 = 0;
 // 32-bit load per 2 or 4 samples, from 4-sample aligned origins; other
 // areas are loaded sample by sample through the window rule.
 layout (constant_id = 7) const int ALF_WORDLOAD = 0;
+// 1: luma coefficients come from a table the CPU laid out per (set, class,
+// transposeIdx) in tap order, coefficient and clip value in one word
+// (pic.luma_tap): one load per tap, no transposition in the shader.
+layout (constant_id = 8) const int ALF_PRETRANS = 0;
 
 layout (std430, binding = 0) readonly buffer InY { uint in_y[]; };
 layout (std430, binding = 1) readonly buffer InCb { uint in_cb[]; };
@@ -104,6 +108,9 @@ layout (std430, binding = 6) readonly buffer AlfPicParams {
   int chroma_coeff[64 * 6];       // [filter * 6 + j]
   int chroma_clip[64 * 6];
   int cc_coeff[2 * 32 * 8];       // [(c * 32 + filter) * 8 + j]
+  // [((set * 25 + class) * 4 + transposeIdx) * 12 + k]: (clip << 8) | (coeff & 0xff)
+  // (filled by VkAlfKernel::pack_params for the sets the CTBs use)
+  int luma_tap[24 * 25 * 4 * 12];
 } pic;
 
 struct AlfCtb {
@@ -276,7 +283,7 @@ Win make_window (int flags, int col, int row, int sx, int sy, int cx, int cy)
 // Words of shared memory holding n samples (region bases and sizes are
 // counted in samples; every region starts at an even sample index).
 #define SAMPLE_WORDS(n) (ALF_PACK16 != 0 ? ((n) + 1) / 2 : (n))
-const int LUMA_WORDS = SAMPLE_WORDS (LW * LH) + 2 * LAP_ROW * LAP_H + (ALF_COEF == 0 ? 600 : 0);
+const int LUMA_WORDS = SAMPLE_WORDS (LW * LH) + 2 * LAP_ROW * LAP_H + (ALF_COEF == 0 && ALF_PRETRANS == 0 ? 600 : 0);
 const int CHROMA_WORDS = SAMPLE_WORDS (2 * CW * CH + CC_MAX);
 const int SMEM_WORDS = ALF_PASS == 1 ? LUMA_WORDS : ALF_PASS == 2 ? CHROMA_WORDS :
     (LUMA_WORDS > CHROMA_WORDS ? LUMA_WORDS : CHROMA_WORDS);
@@ -580,7 +587,7 @@ void luma_tile (int tx, int ty)
   // filter set, whose 25 filters (coefficients, clips) are read once.
   const AlfCtb tc = ctb[trow * pic.ctbs_x + tcol];
   const bool luma_on = (tc.flags & CTB_Y) != 0;
-  if (luma_on && ALF_COEF == 0) {
+  if (luma_on && ALF_COEF == 0 && ALF_PRETRANS == 0) {
     for (int i = int (lid); i < 25 * 12; i += NTHREADS) {
       smem[COEF_BASE + i] = pic.luma_coeff[tc.luma_set * 300 + i];
       smem[COEF_BASE + 300 + i] = pic.luma_clip[tc.luma_set * 300 + i];
@@ -656,7 +663,14 @@ void luma_tile (int tx, int ty)
   const ivec2 cls = finish_class (((ALF_LROWS * gy) >> 2) * 8 + gx, (y0 & ~3) - y_ctb, lb);
 
   int f[12], cl[12];
-  if (ALF_COEF == 0) {
+  if (ALF_PRETRANS != 0) {
+    const int base = ((c.luma_set * 25 + cls.x) * 4 + cls.y) * 12;
+    [[unroll]] for (int k = 0; k < 12; k++) {
+      const int w = pic.luma_tap[base + k];
+      f[k] = bitfieldExtract (w, 0, 8);
+      cl[k] = w >> 8;
+    }
+  } else if (ALF_COEF == 0) {
     const int base = COEF_BASE + cls.x * 12;
     [[unroll]] for (int k = 0; k < 12; k++) {
       const int t = transpose_index (cls.y, k);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vvc_alf.spv.h"
+#include "vvcalf-tables.h"
 
 namespace gpc {
 
@@ -39,6 +40,7 @@ static const AlfTechnique kTechniques[] = {
   { "rows2", &AlfOptions::rows2, "2 luma rows per invocation, 32x32 luma tiles" },
   { "pack16", &AlfOptions::pack16, "samples packed 2 per word in shared memory" },
   { "wordload", &AlfOptions::wordload, "areas inside their window loaded as whole words" },
+  { "pretrans", &AlfOptions::pretrans, "luma coefficients pretransposed on the CPU, one word per tap" },
 };
 
 AlfOptions AlfOptions::best ()
@@ -86,7 +88,7 @@ bool AlfOptions::parse (const char *variant, AlfOptions *out, std::string &error
       }
     if (!found) {
       error = "variant '" + std::string (variant) + "': unknown technique '" + word +
-          "' (known: tables, coefbuf, hoist, split, consttap, rows2, pack16, wordload; or baseline, default)";
+          "' (known: tables, coefbuf, hoist, split, consttap, rows2, pack16, wordload, pretrans; or baseline, default)";
       return false;
     }
     pos = end == std::string::npos ? v.size () : end;
@@ -152,12 +154,14 @@ VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, GError **error)
 
 VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, const AlfOptions &o, GError **error)
 {
-  /* constant_id 0..7 of the shader: pass, tables, coefficients, hoist,
-   * constant taps, luma rows per invocation, packed samples, word loads. */
+  /* constant_id 0..8 of the shader: pass, tables, coefficients, hoist,
+   * constant taps, luma rows per invocation, packed samples, word loads,
+   * pretransposed coefficients. */
   auto make = [&] (uint32_t pass) {
     VkKernel::Spec spec = { vvc_alf_spv, sizeof (vvc_alf_spv), 8, sizeof (AlfPush),
       { pass, o.tables ? 1u : 0u, o.coef_buffer ? 1u : 0u, o.hoist ? 1u : 0u,
-        o.consttap ? 1u : 0u, o.rows2 ? 2u : 1u, o.pack16 ? 1u : 0u, o.wordload ? 1u : 0u } };
+        o.consttap ? 1u : 0u, o.rows2 ? 2u : 1u, o.pack16 ? 1u : 0u, o.wordload ? 1u : 0u,
+        o.pretrans ? 1u : 0u } };
     return VkKernel::create (device, spec, error);
   };
   VkAlfKernel *a = new VkAlfKernel ();
@@ -172,9 +176,17 @@ VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, const AlfOptions &o, 
   return a;
 }
 
+/* Word offset of luma_tap in the shader's picture block: the header, then
+ * luma coefficients and clips, chroma coefficients and clips, CC-ALF. */
+static const size_t kLumaTapWord = 32 + 2 * kVvcAlfNumLumaSets * kVvcAlfNumClasses * kVvcAlfLumaTaps +
+    2 * kVvcAlfNumChromaFilters * kVvcAlfChromaTaps + 2 * kVvcAlfNumCcFilters * kVvcAlfCcStride;
+static_assert (sizeof (VvcAlfPicParams) == kLumaTapWord * 4, "picture block layout");
+static_assert ((kLumaTapWord + kVvcAlfNumLumaSets * kVvcAlfNumClasses * 4 * kVvcAlfLumaTaps) * 4 <=
+    VkAlfKernel::kCtbOffset, "pretransposed table fits");
+
 void VkAlfKernel::pack_params (const VvcAlfParams &p, uint8_t *dst)
 {
-  memset (dst, 0, kCtbOffset);
+  memset (dst, 0, kLumaTapWord * 4);
   VvcAlfPicParams *pic = (VvcAlfPicParams *) dst;
   memcpy (pic, &p.pic, sizeof (p.pic));
   /* Filters that clip nothing (every clip value 2^B): the shader skips
@@ -194,6 +206,24 @@ void VkAlfKernel::pack_params (const VvcAlfParams &p, uint8_t *dst)
       all = all && p.pic.chroma_clip[f][j] >= no_clip;
     if (all)
       pic->reserved[1 + (f >> 5)] |= (int32_t) (1u << (f & 31));
+  }
+  /* The pretransposed luma table, for the sets in use only (a picture
+   * with one fixed set fills 1/24 of it). */
+  uint32_t used = 0;
+  for (const VvcAlfCtbParams &c : p.ctbs)
+    if ((c.flags & kVvcAlfCtbY) && c.luma_set >= 0 && c.luma_set < kVvcAlfNumLumaSets)
+      used |= 1u << c.luma_set;
+  int32_t *tap = (int32_t *) dst + kLumaTapWord;
+  for (int s = 0; s < kVvcAlfNumLumaSets; s++) {
+    if (!((used >> s) & 1))
+      continue;
+    for (int c = 0; c < kVvcAlfNumClasses; c++)
+      for (int t = 0; t < 4; t++)
+        for (int k = 0; k < kVvcAlfLumaTaps; k++) {
+          const int j = kVvcAlfTranspose[t][k];
+          tap[((s * kVvcAlfNumClasses + c) * 4 + t) * kVvcAlfLumaTaps + k] =
+              (int32_t) ((uint32_t) p.pic.luma_clip[s][c][j] << 8) | (p.pic.luma_coeff[s][c][j] & 0xff);
+        }
   }
   memcpy (dst + kCtbOffset, p.ctbs.data (), p.ctbs.size () * sizeof (VvcAlfCtbParams));
 }

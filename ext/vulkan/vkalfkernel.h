@@ -28,6 +28,7 @@ struct AlfOptions {
   bool rows2 = false; /* 2 luma rows per invocation (32x32 luma tiles) instead of 1 (32x16) */
   bool pack16 = false; /* loaded samples packed two per 32-bit word of shared memory */
   bool wordload = false; /* areas inside their window copied as whole words, not sample by sample */
+  bool pretrans = false; /* luma coefficients pretransposed by the CPU, coefficient and clip in one word */
 
   /* The fastest known combination: what the element uses by default. */
   static AlfOptions best ();
@@ -35,7 +36,7 @@ struct AlfOptions {
    * kernel before the variants existed), or technique names joined by '+'
    * on top of the baseline ("tables+hoist"), or "default" followed by
    * "+name" / "-name" to add or remove one ("default-split"). Names:
-   * tables, coefbuf, hoist, split, consttap, rows2, pack16, wordload. */
+   * tables, coefbuf, hoist, split, consttap, rows2, pack16, wordload, pretrans. */
   static bool parse (const char *variant, AlfOptions *out, std::string &error);
   /* The canonical '+'-joined name ("baseline" when none is on). */
   std::string name () const;
@@ -71,7 +72,7 @@ class VkAlfKernel {
 
   /* Byte offset of the CTB array in a parameter buffer (the picture block
    * comes first, padded to any storage-buffer offset alignment). */
-  static constexpr uint32_t kCtbOffset = 62976;
+  static constexpr uint32_t kCtbOffset = 178176;
   static gsize params_size (const VvcAlfParams &p)
   {
     return kCtbOffset + p.ctbs.size () * sizeof (VvcAlfCtbParams);
@@ -80,7 +81,9 @@ class VkAlfKernel {
    * params_size() bytes. In this copy reserved[0] and reserved[1..2] of the
    * picture block are bit masks of the luma sets / chroma filters whose
    * clip values are all 2^B (clipping is then the identity for valid
-   * samples, and the shader skips it). */
+   * samples, and the shader skips it), and the block ends with the
+   * pretransposed luma table (luma_tap in the shader) of the sets that
+   * the CTBs use. */
   static void pack_params (const VvcAlfParams &p, uint8_t *dst);
 
   /* Records the upload of `p` into a device-local buffer taken from

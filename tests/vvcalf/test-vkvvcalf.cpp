@@ -340,7 +340,7 @@ GST_START_TEST (kernel_all_layouts)
    * full sweep runs in bench-vvcalf --variants all. */
   std::vector<gpc::VkAlfKernel *> kernels;
   for (const char *v : { "default", "baseline", "tables+hoist+split",
-           "default+wordload", "split+rows2+pack16+wordload", "hoist+consttap+coefbuf+wordload" }) {
+           "default+wordload+pretrans", "split+rows2+pack16+wordload", "hoist+consttap+coefbuf+wordload+pretrans" }) {
     gpc::AlfOptions o;
     std::string e;
     fail_unless (gpc::AlfOptions::parse (v, &o, e), "%s", e.c_str ());
