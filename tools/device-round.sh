@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old alf alf-variants prores prores-sweep flac flac-stages
+# Steps: motion motion-old alf alf-variants alf-focus prores-dl prores prores-sweep flac flac-stages flac-overhead
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
@@ -49,6 +49,14 @@ for s in "$@"; do
     alf-variants) step alf-variants 300 $b/benchmarks/vvcalf/bench-vvcalf --variants all \
         --sizes 1080,2160 --frames 200
       grep -v '^$' "$out/alf-variants.txt" | tail -n 30 ;;
+    alf-focus) # ALF_VARIANTS: a comma-separated list of variants
+      step alf-focus 300 $b/benchmarks/vvcalf/bench-vvcalf --variants "${ALF_VARIANTS:-default}" \
+        --sizes 1080,2160 --frames 200
+      sed -n '/^Kernel variants/,$p' "$out/alf-focus.txt" | cut -c1-120 ;;
+    prores-dl) # downloads by transfer instead of kernel writes to host memory
+      GPC_PRORES_DOWNLOAD=copy step prores-dl 300 $b/benchmarks/prores/bench-vkproresdec --frames 1000 \
+        --cpu-frames 0 "${clips[@]}"
+      grep -E "mov:|fps" "$out/prores-dl.txt" ;;
     prores) step prores 300 $b/benchmarks/prores/bench-vkproresdec --frames 2000 \
         --paths fused,split "${clips[@]}"
       tail -n 16 "$out/prores.txt" ;;
@@ -63,6 +71,19 @@ for s in "$@"; do
       tail -n 14 "$out/flac.txt" ;;
     flac-stages) step flac-stages 300 bash benchmarks/flac/profile-stages.sh "$root/$b" /tmp/fb
       cat "$out/flac-stages.txt" | grep -v '^generating' | tail -n 12 ;;
+    flac-overhead) # fixed costs: a 1 s file through each decoder, wall clock, 3 runs each
+      mkdir -p /tmp/fo
+      $b/benchmarks/flac/flac-bench-gen 2 16 48000 1 1 | flac -s -f --force-raw-format --endian=little \
+        --sign=signed --channels=2 --bps=16 --sample-rate=48000 -o /tmp/fo/one.flac -
+      export GST_REGISTRY=/tmp/fo.registry
+      gst-inspect-1.0 cudaflacdec > /dev/null 2>&1
+      for r in 1 2 3; do
+        for d in "flacparse ! flacdec" "cudaflacdec backend=cpu" "cudaflacdec backend=cuda"; do
+          t0=$(date +%s%N)
+          gst-launch-1.0 -q filesrc location=/tmp/fo/one.flac ! $d ! fakesink
+          echo "$d: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+        done
+      done 2>&1 | tee "$out/flac-overhead.txt" ;;
     cuda-tests)
       for t in $b/tests/flac/test-cudaflacdec-cuda $(find $b/tests -name 'test-cuda-contexts*' -type f); do
         n=$(basename "$t")

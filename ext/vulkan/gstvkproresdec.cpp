@@ -38,7 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -132,6 +134,8 @@ struct FrameJob
   GstBuffer *staging, *input;   /* the upload; input == staging when direct */
   GstBuffer *scratch;           /* AYUV64: decoded planes before packing */
   GstBuffer *out;               /* Vulkan output buffer (NULL for download) */
+  GstBuffer *staged_out;        /* download by copy: device planes copied to the host after */
+  gsize staged_size;
   gpc::ProResPlanes planes, outp;
 };
 
@@ -162,6 +166,9 @@ struct _GstVkProResDec
   gpc::VkBufferCache *device_cache;
   gpc::VkBufferCache *staging_cache;
   gpc::VkBufferCache *download_cache; /* host-read memory */
+  /* Downloads lent downstream as output buffers (see wrap_download); the
+   * count outlives the element, as the last buffer may come back later. */
+  std::shared_ptr<std::atomic<int>> *lent;
   gpc::ParallelCopy *copier;
   GstMemory *status;            /* N_SLOTS x 4 words, host-visible */
   GstMapInfo status_map;        /* mapped from start to stop */
@@ -174,6 +181,9 @@ struct _GstVkProResDec
   gboolean vulkan_output;
   gboolean warned_alpha;
   gboolean direct_upload;       /* GPC_PRORES_DIRECT_UPLOAD (tuning) */
+  gboolean copy_download;       /* GPC_PRORES_DOWNLOAD=copy (tuning): decode to device
+                                 * memory, then one transfer to the host, instead of
+                                 * the kernel writing host memory itself */
   guint batch;                  /* property: frames per submission */
   guint unsubmitted;            /* pending frames recorded in no submission yet */
   GstBufferPool *vk_pool;
@@ -258,6 +268,65 @@ copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
   return ok;
 }
 
+/* Downloads lent downstream at most at once: more would grow the cache of
+ * host memory without bound behind a deep queue; beyond it frames are
+ * copied out instead. */
+#define MAX_LENT_DOWNLOADS 16
+
+struct LentDownload
+{
+  GstBuffer *host;
+  GstMapInfo map;
+  std::shared_ptr<std::atomic<int>> lent;
+};
+
+static void
+lent_download_free (gpointer data)
+{
+  LentDownload *w = (LentDownload *) data;
+  gst_memory_unmap (gst_buffer_peek_memory (w->host, 0), &w->map);
+  gst_buffer_unref (w->host);   /* back to the download cache */
+  (*w->lent)--;
+  delete w;
+}
+
+/* The finished download itself as the output buffer (read-only, no CPU
+ * copy), when its planes are laid out as the output caps lay them out;
+ * NULL when the frame must be copied instead. */
+static GstBuffer *
+wrap_download (GstVkProResDec * self, GstBuffer * host)
+{
+  if (**self->lent >= MAX_LENT_DOWNLOADS)
+    return NULL;
+  GstVideoCodecState *state =
+      gst_video_decoder_get_output_state (GST_VIDEO_DECODER (self));
+  if (!state)
+    return NULL;
+  const gpc::ProResHostLayout l = gpc::prores_host_layout (self->config);
+  bool same = GST_VIDEO_INFO_N_PLANES (&state->info) == self->config.n_planes
+      && GST_VIDEO_INFO_SIZE (&state->info) == l.size;
+  for (guint32 p = 0; same && p < self->config.n_planes; p++)
+    same = GST_VIDEO_INFO_PLANE_OFFSET (&state->info, p) == l.offset[p]
+        && (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&state->info, p) == l.stride[p];
+  gst_video_codec_state_unref (state);
+  if (!same) {
+    GST_LOG_OBJECT (self, "output layout differs from the download's: copying");
+    return NULL;
+  }
+  LentDownload *w = new LentDownload { gst_buffer_ref (host), GstMapInfo (), *self->lent };
+  if (!gst_memory_map (gst_buffer_peek_memory (host, 0), &w->map, GST_MAP_READ)) {
+    gst_buffer_unref (w->host);
+    delete w;
+    return NULL;
+  }
+  (*w->lent)++;
+  GST_LOG_OBJECT (self, "download lent as the output buffer (%d lent)", (int) **self->lent);
+  GstBuffer *out = gst_buffer_new ();
+  gst_buffer_append_memory (out, gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
+          w->map.data, w->map.size, 0, l.size, w, lent_download_free));
+  return out;
+}
+
 static void
 set_field_flags (GstVkProResDec * self, GstBuffer * out)
 {
@@ -276,6 +345,7 @@ free_job (FrameJob * job)
   gst_clear_buffer (&job->staging);
   gst_clear_buffer (&job->input);
   gst_clear_buffer (&job->scratch);
+  gst_clear_buffer (&job->staged_out);
   delete job;
 }
 
@@ -347,7 +417,14 @@ complete_oldest (GstVkProResDec * self)
               "status %u); such frames are output with those slices undefined",
               f.frame->system_frame_number, failed, f.num_slices, first - 1, code));
   }
-  if (f.download) {
+  /* System memory: the download lent as it is, or copied into a buffer
+   * of the negotiated pool. */
+  GstBuffer *lent = f.download ? wrap_download (self, f.download) : NULL;
+  if (lent) {
+    gst_buffer_replace (&f.frame->output_buffer, NULL);
+    f.frame->output_buffer = lent;
+    set_field_flags (self, lent);
+  } else if (f.download) {
     ret = gst_video_decoder_allocate_output_frame (dec, f.frame);
     if (ret != GST_FLOW_OK) {
       release_pending (f);
@@ -356,7 +433,7 @@ complete_oldest (GstVkProResDec * self)
     }
     set_field_flags (self, f.frame->output_buffer);
   }
-  if (f.download && !copy_download (self, f.download, f.frame->output_buffer)) {
+  if (f.download && !lent && !copy_download (self, f.download, f.frame->output_buffer)) {
     release_pending (f);
     GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read back a frame"),
         (NULL));
@@ -571,6 +648,7 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
   gpc::ProResPlanes planes = { };
   GstBuffer *download = NULL;
   GstBuffer *scratch = NULL;
+  GstBuffer *staged_out = NULL;
   if (self->vulkan_output) {
     gpc::ProResGpuLayout l = gpc::prores_vk_output_layout (c);
     if (gst_buffer_n_memory (out) < c.n_planes) {
@@ -601,6 +679,13 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
       goto error;
     GstVulkanBufferMemory *m = gpc::vk_buffer_memory (download);
     forget_gpu_state (m);
+    if (self->copy_download) {
+      staged_out = self->device_cache->acquire (l.size, &error);
+      if (!staged_out)
+        goto error;
+      m = gpc::vk_buffer_memory (staged_out);
+      forget_gpu_state (m);
+    }
     for (guint32 p = 0; p < c.n_planes; p++) {
       outp.mem[p] = m;
       outp.offset[p] = l.offset[p] / 4;
@@ -662,6 +747,9 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     job->input = input;
     job->scratch = scratch;
     scratch = NULL;
+    job->staged_out = staged_out;
+    job->staged_size = staged_out ? gpc::prores_host_layout (c).size : 0;
+    staged_out = NULL;
     job->out = out;
     job->planes = planes;
     job->outp = outp;
@@ -680,6 +768,7 @@ error:
   g_clear_error (&error);
   gst_clear_buffer (&download);
   gst_clear_buffer (&scratch);
+  gst_clear_buffer (&staged_out);
   gst_video_decoder_drop_frame (dec, frame);
   return GST_FLOW_ERROR;
 }
@@ -741,6 +830,16 @@ record_batch (GstVkProResDec * self)
     exec->keep (GST_MINI_OBJECT_CAST (job->input));
     if (job->scratch)
       exec->keep (GST_MINI_OBJECT_CAST (job->scratch));
+    if (ok && job->staged_out) {
+      /* Download by copy: the decoded planes to the host in one transfer. */
+      GstVulkanBufferMemory *src = gpc::vk_buffer_memory (job->staged_out);
+      GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (f.download);
+      exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+      claim_gpu_state (exec, dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+      VkBufferCopy region = { 0, 0, job->staged_size };
+      vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
+      exec->keep (GST_MINI_OBJECT_CAST (job->staged_out));
+    }
     if (f.download) {
       exec->keep (GST_MINI_OBJECT_CAST (f.download));
       downloads = true;
@@ -750,7 +849,8 @@ record_batch (GstVkProResDec * self)
   }
   if (ok) {
     /* Status slots and downloads to the host, once for the batch. */
-    exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     claim_gpu_state (exec, (GstVulkanBufferMemory *) self->status, VK_PIPELINE_STAGE_HOST_BIT,
         VK_ACCESS_HOST_READ_BIT);
@@ -988,6 +1088,7 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
   self->submitted = 0;
   self->direct_upload = g_getenv ("GPC_PRORES_DIRECT_UPLOAD") != NULL &&
       atoi (g_getenv ("GPC_PRORES_DIRECT_UPLOAD")) != 0;
+  self->copy_download = g_strcmp0 (g_getenv ("GPC_PRORES_DOWNLOAD"), "copy") == 0;
   self->have_config = FALSE;
   self->warned_alpha = FALSE;
   self->frames_bad_slices = 0;
@@ -1121,6 +1222,7 @@ gst_vk_prores_dec_finalize (GObject * object)
   GstVkProResDec *self = GST_VK_PRORES_DEC (object);
   delete self->pending;
   delete self->copier;
+  delete self->lent;
   gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1134,6 +1236,7 @@ gst_vk_prores_dec_init (GstVkProResDec * self)
   self->idct = IDCT_X86;
   self->batch = 1;
   self->pending = new std::deque < PendingFrame > ();
+  self->lent = new std::shared_ptr < std::atomic < int >>(std::make_shared < std::atomic < int >>(0));
   new (&self->config) gpc::ProResOutConfig ();
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
   gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);

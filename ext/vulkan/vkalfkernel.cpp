@@ -51,9 +51,9 @@ AlfOptions AlfOptions::best ()
   o.coef_buffer = true;
   o.hoist = true;
   o.split = true;
-  o.consttap = true;
   o.rows2 = true;
   o.pack16 = true;
+  o.wordload = true;
   return o;
 }
 

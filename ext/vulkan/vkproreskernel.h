@@ -100,11 +100,11 @@ class VkProResKernel {
    * 1080p and 2160p HQ. 128 is within every Vulkan device's limits. */
   uint32_t wg_ = 128;    /* invocations per slice (workgroup) */
   uint32_t spread_ = 1;  /* entropy decoders: 0 lanes 0-2 of one subgroup, 1 one subgroup each */
-  Path path_ = Path::Fused;
-  /* Split path: invocations per workgroup of pass 1 (any multiple of 32;
-   * 32 spreads a frame's few decoder subgroups over the most SMs) and of
-   * pass 2 (per slice, as wg_). Not measured yet. */
-  uint32_t vld_wg_ = 32;
+  /* The split path with 128-invocation VLD and 64-invocation IDCT
+   * workgroups: the fastest of the H100 sweep (2160p HQ kernel 1213 us
+   * against 2377 us fused; docs/performance.md). */
+  Path path_ = Path::Split;
+  uint32_t vld_wg_ = 128;
   uint32_t idct_wg_ = 64;
   VkBufferCache *scratch_cache_ = nullptr; /* split path coefficients */
   std::map<uint32_t, VkKernel *> kernels_;
