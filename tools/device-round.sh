@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old alf alf-variants alf-focus prores-dl prores prores-sweep flac flac-stages flac-overhead
+# Steps: motion motion-old alf alf-variants alf-focus prores-dl prores-batch soak prores prores-sweep flac flac-stages flac-overhead
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
@@ -57,6 +57,17 @@ for s in "$@"; do
       GPC_PRORES_DOWNLOAD=copy step prores-dl 300 $b/benchmarks/prores/bench-vkproresdec --frames 1000 \
         --cpu-frames 0 "${clips[@]}"
       grep -E "mov:|fps" "$out/prores-dl.txt" ;;
+    prores-batch) # batches of split-path frames (kernel and element), downloads both ways
+      for bt in 1 4 8 16; do
+        fl=$(( bt * 2 > 8 ? bt * 2 : 8 )); fl=$(( fl > 32 ? 32 : fl ))
+        step prores-b$bt 200 $b/benchmarks/prores/bench-vkproresdec --frames 2000 --cpu-frames 0 \
+          --batch $bt --in-flight $fl "${clips[@]}"
+        GPC_PRORES_DOWNLOAD=copy step prores-b$bt-copy 200 $b/benchmarks/prores/bench-vkproresdec \
+          --frames 1000 --cpu-frames 0 --batch $bt --in-flight $fl "${clips[@]}"
+        echo "batch $bt (in flight $fl):"
+        grep -E "mov:|back to back|fps" "$out/prores-b$bt.txt" | grep -v "host memory" | cut -c1-150
+        grep -E "download" "$out/prores-b$bt-copy.txt" | sed 's/^/  [copy] /'
+      done ;;
     prores) step prores 300 $b/benchmarks/prores/bench-vkproresdec --frames 2000 \
         --paths fused,split "${clips[@]}"
       tail -n 16 "$out/prores.txt" ;;
@@ -84,6 +95,16 @@ for s in "$@"; do
           echo "$d: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
         done
       done 2>&1 | tee "$out/flac-overhead.txt" ;;
+    soak) # every element at once for SOAK_SECONDS (default 480), memory every 20 s
+      mkdir -p /tmp/pf && ffmpeg_frames=.devkit/clips/hq_1080p-frames
+      for n in vkvmafmotion-gpu vkvvcalf cudaflacdec vkproresdec-loop; do
+        SOAK_FRAMES=$ffmpeg_frames SOAK_W=1920 SOAK_H=1080 OUT=$out \
+          bash tools/soak.sh $n "${SOAK_SECONDS:-480}" 20 > "$out/soak-$n.txt" 2>&1 &
+      done
+      wait
+      for n in vkvmafmotion-gpu vkvvcalf cudaflacdec vkproresdec-loop; do
+        echo "$n: $(cat "$out/soak-$n.txt")"; tr '\n' ' ' < "$out/soak-$n.csv"; echo
+      done ;;
     cuda-tests)
       for t in $b/tests/flac/test-cudaflacdec-cuda $(find $b/tests -name 'test-cuda-contexts*' -type f); do
         n=$(basename "$t")

@@ -4,7 +4,8 @@
 # nvidia-smi exists, GPU memory every INTERVAL seconds. Memory must stay flat.
 #   tools/soak.sh NAME DURATION [INTERVAL]
 # NAME: vkvmafmotion, vkvmafmotion-gpu, vkvvcalf, cudaflacdec, vkproresdec
-# (needs SOAK_CLIP), or anything with SOAK_PIPELINE set.
+# (needs SOAK_CLIP), vkproresdec-loop (needs SOAK_FRAMES, SOAK_W, SOAK_H), or
+# anything with SOAK_PIPELINE set.
 # Writes $OUT/soak-NAME.csv (or ./soak-NAME.csv) and prints first/last/max RSS.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,13 @@ case $name in
     # ProRes has no encoder in GStreamer: give a long clip (SOAK_CLIP), e.g. an
     # hour made with ffmpeg -c:v prores_ks; it plays once from start to end.
     pipe="filesrc location=${SOAK_CLIP:?set SOAK_CLIP to a long ProRes .mov} ! qtdemux ! vkproresdec ! video/x-raw(memory:VulkanBuffer) ! vkvmafmotion ! fakesink" ;;
+  vkproresdec-loop)
+    # A clip's frames, one file each (ffmpeg -i clip.mov -c:v copy -f image2
+    # DIR/f%03d.bin), decoded in an endless loop (HQ 4:2:2 at SOAK_W x SOAK_H).
+    n=$(ls "${SOAK_FRAMES:?set SOAK_FRAMES to a folder of f001.bin ...}"/f*.bin | wc -l)
+    pipe="multifilesrc location=$SOAK_FRAMES/f%03d.bin start-index=1 stop-index=$n loop=true
+      caps=video/x-prores,variant=(string)hq,width=${SOAK_W:?},height=${SOAK_H:?},framerate=25/1
+      ! vkproresdec ! video/x-raw(memory:VulkanBuffer) ! vkvmafmotion ! fakesink" ;;
   *)
     if [ -n "${SOAK_PIPELINE:-}" ]; then pipe=$SOAK_PIPELINE; else echo "unknown NAME; set SOAK_PIPELINE"; exit 2; fi ;;
 esac

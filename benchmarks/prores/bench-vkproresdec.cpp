@@ -99,7 +99,7 @@ struct GpuFrame {
 
 static void
 time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGpuTimer *timer,
-    const Clip &c, uint32_t depth, int *mismatch)
+    const Clip &c, uint32_t depth, int *mismatch, unsigned batch)
 {
   GError *err = NULL;
   const unsigned distinct = std::min<size_t> (8, c.frames.size ());
@@ -179,8 +179,12 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
     timer->stamp (exec->cmd (), 0);
     for (unsigned i = 0; i < n; i++) {
       const GpuFrame &f = frames[i % distinct];
+      if (i % batch == 0)
+        kernel->begin_batch ();
       kernel->dispatch (exec, (GstVulkanBufferMemory *) f.input, f.fp, f.size,
           planes[i % distinct], st, i % 64, &err);
+      if (i % batch == batch - 1 || i == n - 1)
+        kernel->end_batch (exec, &err);
     }
     timer->stamp (exec->cmd (), 1);
     for (unsigned i = 0; i < 8; i++) {
@@ -223,8 +227,12 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
     timer2->stamp (exec->cmd (), 0);
     for (unsigned i = 0; i < n; i++) {
       const GpuFrame &f = frames[i % distinct];
+      if (i % batch == 0)
+        kernel->begin_batch ();
       kernel->dispatch (exec, vk_buffer_memory (f.host), f.fp, f.size, planes[i % distinct], st,
           i % 64, &err);
+      if (i % batch == batch - 1 || i == n - 1)
+        kernel->end_batch (exec, &err);
     }
     timer2->stamp (exec->cmd (), 1);
     GstVulkanFence *fence = exec->submit (&err);
@@ -245,9 +253,9 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
       failed += ((uint32_t *) map.data)[4 * i];
     gst_memory_unmap (status, &map);
   }
-  printf ("  kernel (GPU timestamps, %u slices/frame, %.2f MB upload/frame): %.1f us/frame "
+  printf ("  kernel (GPU timestamps, %u slices/frame, %.2f MB upload/frame, batches of %u): %.1f us/frame "
       "back to back = %.0f fps; one frame alone %.1f us%s\n", fp0.num_slices,
-      upload_bytes / (double) distinct / 1e6, s_us, 1e6 / s_us, one_us,
+      upload_bytes / (double) distinct / 1e6, batch, s_us, 1e6 / s_us, one_us,
       failed ? "  (SLICE ERRORS!)" : "");
   printf ("  kernel reading the uploads from host memory: %.1f us/frame back to back = %.0f fps\n",
       h_us, 1e6 / h_us);
@@ -529,7 +537,7 @@ main (int argc, char **argv)
       VkProResKernel::parse_path (path.c_str (), &kp);
       kernel->set_path (kp);
       printf ("  [%s path]\n", path.c_str ());
-      time_kernel (device, exec, kernel, timer, c, depth, &status);
+      time_kernel (device, exec, kernel, timer, c, depth, &status, std::max (batch, 1u));
       g_setenv ("GPC_PRORES_PATH", path.c_str (), TRUE);
       gchar *dec = g_strdup_printf ("vkproresdec frames-in-flight=%u batch=%u", in_flight, batch);
       double g = time_pipeline (instance, device, c, dec, "video/x-raw(memory:VulkanBuffer)",

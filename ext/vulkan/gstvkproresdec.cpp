@@ -817,6 +817,11 @@ record_batch (GstVkProResDec * self)
           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
   }
   bool downloads = false;
+  /* Split path: the frames' first passes together, then their second
+   * passes (see VkProResKernel::begin_batch); not with AYUV64, whose
+   * packing reads each frame's planes right after its decoding. */
+  if (!c.pack_ayuv64)
+    self->kernel->begin_batch ();
   for (size_t i = first; ok && i < self->pending->size (); i++) {
     PendingFrame & f = (*self->pending)[i];
     FrameJob *job = f.job;
@@ -830,7 +835,13 @@ record_batch (GstVkProResDec * self)
     exec->keep (GST_MINI_OBJECT_CAST (job->input));
     if (job->scratch)
       exec->keep (GST_MINI_OBJECT_CAST (job->scratch));
-    if (ok && job->staged_out) {
+  }
+  if (!self->kernel->end_batch (exec, ok ? &error : NULL))
+    ok = false;
+  for (size_t i = first; ok && i < self->pending->size (); i++) {
+    PendingFrame & f = (*self->pending)[i];
+    FrameJob *job = f.job;
+    if (job->staged_out) {
       /* Download by copy: the decoded planes to the host in one transfer. */
       GstVulkanBufferMemory *src = gpc::vk_buffer_memory (job->staged_out);
       GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (f.download);

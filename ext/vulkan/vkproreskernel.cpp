@@ -28,6 +28,14 @@ struct ProResPush {
   uint32_t stat_word, vld_comps; /* split path only */
 };
 
+struct VkProResKernel::Deferred {
+  VkKernel *kernel;
+  VkDescriptorBufferInfo bufs[7];
+  ProResPush pc;
+  uint32_t groups_x, groups_y;
+  GstVulkanBufferMemory *scratch; /* kept alive by the exec */
+};
+
 /* Split path scratch (shaders/prores_scratch.glsl, MB_WORDS there): words
  * per macroblock of the frame, then 4 status words per slice. */
 static uint32_t scratch_mb_words (const GpuFrameParams &fp)
@@ -249,13 +257,38 @@ bool VkProResKernel::dispatch_split (VkExec *exec, const VkDescriptorBufferInfo 
   if (!exec->dispatch (vld, bufs, 7, &pc, sizeof pc, pc.groups_x,
           (groups + pc.groups_x - 1) / pc.groups_x, 1, error))
     return false;
-  exec->barrier (smem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
 
   /* Pass 2: a workgroup per slice, as the fused shader. */
   pc.groups_x = groups_x;
-  const uint32_t gy = (pc.num_slices + groups_x - 1) / groups_x;
-  return exec->dispatch (idct, bufs, 7, &pc, sizeof pc, groups_x, std::max<uint32_t> (gy, 1), 1,
-      error);
+  const uint32_t gy = std::max<uint32_t> ((pc.num_slices + groups_x - 1) / groups_x, 1);
+  if (batching_) {
+    Deferred d = { idct, {}, pc, groups_x, gy, smem };
+    memcpy (d.bufs, bufs, sizeof bufs);
+    deferred_.push_back (d);
+    return true;
+  }
+  exec->barrier (smem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  return exec->dispatch (idct, bufs, 7, &pc, sizeof pc, groups_x, gy, 1, error);
+}
+
+bool VkProResKernel::end_batch (VkExec *exec, GError **error)
+{
+  batching_ = false;
+  if (deferred_.empty ())
+    return true;
+  /* One barrier for every scratch buffer of the batch. */
+  exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  bool ok = true;
+  for (Deferred &d : deferred_) {
+    GstVulkanBarrierMemoryInfo &b = d.scratch->barrier.parent;
+    b.pipeline_stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    b.access_flags = VK_ACCESS_SHADER_READ_BIT;
+    ok = ok && exec->dispatch (d.kernel, d.bufs, 7, &d.pc, sizeof d.pc, d.groups_x, d.groups_y, 1,
+        error);
+  }
+  deferred_.clear ();
+  return ok;
 }
 
 /* Makes `m` ready for (stage, access): a barrier only where an earlier

@@ -70,6 +70,17 @@ class VkProResKernel {
   /* "fused" / "split" to a Path; false for anything else. */
   static bool parse_path (const char *s, Path *p);
 
+  /* Batches (split path): between begin_batch() and end_batch(),
+   * dispatch() and record() record pass 1 only and keep pass 2, which
+   * end_batch() records after one barrier. A barrier waits for all the
+   * compute work recorded before it, so frames whose passes alternate run
+   * one after the other; this way the passes 1 of a batch (serial entropy
+   * decoding, latency-bound) run together. Frames of a batch must not need
+   * their decoded planes before end_batch() (no AYUV64 packing). The
+   * fused path records everything at once either way. */
+  void begin_batch () { batching_ = true; }
+  bool end_batch (VkExec *exec, GError **error);
+
   /* Drops the split path's free scratch buffers (after a size change). */
   void trim () { scratch_cache_->trim (); }
 
@@ -107,6 +118,9 @@ class VkProResKernel {
   uint32_t vld_wg_ = 128;
   uint32_t idct_wg_ = 64;
   VkBufferCache *scratch_cache_ = nullptr; /* split path coefficients */
+  struct Deferred; /* a pass 2 kept for end_batch() */
+  bool batching_ = false;
+  std::vector<Deferred> deferred_;
   std::map<uint32_t, VkKernel *> kernels_;
   VkKernel *pack_ = nullptr;
 };
