@@ -53,8 +53,8 @@ for s in "$@"; do
       step alf-focus 300 $b/benchmarks/vvcalf/bench-vvcalf --variants "${ALF_VARIANTS:-default}" \
         --sizes 1080,2160 --frames 200
       sed -n '/^Kernel variants/,$p' "$out/alf-focus.txt" | cut -c1-120 ;;
-    prores-dl) # downloads by transfer instead of kernel writes to host memory
-      GPC_PRORES_DOWNLOAD=copy step prores-dl 300 $b/benchmarks/prores/bench-vkproresdec --frames 1000 \
+    prores-dl) # downloads written by the kernel to host memory instead of a transfer
+      GPC_PRORES_DOWNLOAD=direct step prores-dl 300 $b/benchmarks/prores/bench-vkproresdec --frames 1000 \
         --cpu-frames 0 "${clips[@]}"
       grep -E "mov:|fps" "$out/prores-dl.txt" ;;
     prores-batch) # batches of split-path frames (kernel and element), downloads both ways
@@ -62,11 +62,11 @@ for s in "$@"; do
         fl=$(( bt * 2 > 8 ? bt * 2 : 8 )); fl=$(( fl > 32 ? 32 : fl ))
         step prores-b$bt 200 $b/benchmarks/prores/bench-vkproresdec --frames 2000 --cpu-frames 0 \
           --batch $bt --in-flight $fl "${clips[@]}"
-        GPC_PRORES_DOWNLOAD=copy step prores-b$bt-copy 200 $b/benchmarks/prores/bench-vkproresdec \
+        GPC_PRORES_DOWNLOAD=direct step prores-b$bt-direct 200 $b/benchmarks/prores/bench-vkproresdec \
           --frames 1000 --cpu-frames 0 --batch $bt --in-flight $fl "${clips[@]}"
         echo "batch $bt (in flight $fl):"
         grep -E "mov:|back to back|fps" "$out/prores-b$bt.txt" | grep -v "host memory" | cut -c1-150
-        grep -E "download" "$out/prores-b$bt-copy.txt" | sed 's/^/  [copy] /'
+        grep -E "download" "$out/prores-b$bt-direct.txt" | sed 's/^/  [direct] /'
       done ;;
     prores) step prores 300 $b/benchmarks/prores/bench-vkproresdec --frames 2000 \
         --paths fused,split "${clips[@]}"

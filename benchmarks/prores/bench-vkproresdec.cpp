@@ -444,7 +444,7 @@ int
 main (int argc, char **argv)
 {
   const char *path_names = NULL;
-  unsigned n_frames = 2000, cpu_frames = 240, in_flight = 8, batch = 1;
+  unsigned n_frames = 2000, cpu_frames = 240, in_flight = 32, batch = 16; /* the element's defaults */
   std::vector<std::string> paths;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc)
