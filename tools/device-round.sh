@@ -95,14 +95,15 @@ for s in "$@"; do
           echo "$d: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
         done
       done 2>&1 | tee "$out/flac-overhead.txt" ;;
-    soak) # every element at once for SOAK_SECONDS (default 480), memory every 20 s
-      mkdir -p /tmp/pf && ffmpeg_frames=.devkit/clips/hq_1080p-frames
-      for n in vkvmafmotion-gpu vkvvcalf cudaflacdec vkproresdec-loop; do
+    soak) # SOAK_NAMES (default: every element) at once for SOAK_SECONDS (default 480), memory every 20 s
+      ffmpeg_frames=.devkit/clips/hq_1080p-frames
+      names=${SOAK_NAMES:-vkvmafmotion-gpu vkvvcalf cudaflacdec vkproresdec-loop}
+      for n in $names; do
         SOAK_FRAMES=$ffmpeg_frames SOAK_W=1920 SOAK_H=1080 OUT=$out \
           bash tools/soak.sh $n "${SOAK_SECONDS:-480}" 20 > "$out/soak-$n.txt" 2>&1 &
       done
       wait
-      for n in vkvmafmotion-gpu vkvvcalf cudaflacdec vkproresdec-loop; do
+      for n in $names; do
         echo "$n: $(cat "$out/soak-$n.txt")"; tr '\n' ' ' < "$out/soak-$n.csv"; echo
       done ;;
     cuda-tests)
