@@ -167,6 +167,19 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
   GstVulkanBufferMemory *st = (GstVulkanBufferMemory *) status;
 
   const unsigned n = 64;
+  /* n frames back to back, as the element records them: in batches, no
+   * barrier between frames (each writes its own planes and status slot);
+   * `input_of` picks where each frame's upload is read from. */
+  auto dispatch_frames = [&] (GstVulkanBufferMemory *(*input_of) (const GpuFrame &)) {
+    for (unsigned i = 0; i < n; i++) {
+      const GpuFrame &f = frames[i % distinct];
+      if (i % batch == 0)
+        kernel->begin_batch ();
+      kernel->dispatch (exec, input_of (f), f.fp, f.size, planes[i % distinct], st, i % 64, &err);
+      if (i % batch == batch - 1 || i == n - 1)
+        kernel->end_batch (exec, &err);
+    }
+  };
   std::vector<double> ns, stream, singles;
   for (int rep = 0; rep < 4; rep++) {
     exec->begin (&err);
@@ -174,18 +187,8 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
     vkCmdFillBuffer (exec->cmd (), st->buffer, 0, VK_WHOLE_SIZE, 0);
     exec->global_barrier (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    /* Back to back, as the element submits them: no barrier between frames
-     * (each writes its own planes and status slot). */
     timer->stamp (exec->cmd (), 0);
-    for (unsigned i = 0; i < n; i++) {
-      const GpuFrame &f = frames[i % distinct];
-      if (i % batch == 0)
-        kernel->begin_batch ();
-      kernel->dispatch (exec, (GstVulkanBufferMemory *) f.input, f.fp, f.size,
-          planes[i % distinct], st, i % 64, &err);
-      if (i % batch == batch - 1 || i == n - 1)
-        kernel->end_batch (exec, &err);
-    }
+    dispatch_frames ([] (const GpuFrame &f) { return (GstVulkanBufferMemory *) f.input; });
     timer->stamp (exec->cmd (), 1);
     for (unsigned i = 0; i < 8; i++) {
       exec->global_barrier (VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
@@ -225,15 +228,7 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
       exec->barrier (vk_buffer_memory (f.host), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT);
     timer2->stamp (exec->cmd (), 0);
-    for (unsigned i = 0; i < n; i++) {
-      const GpuFrame &f = frames[i % distinct];
-      if (i % batch == 0)
-        kernel->begin_batch ();
-      kernel->dispatch (exec, vk_buffer_memory (f.host), f.fp, f.size, planes[i % distinct], st,
-          i % 64, &err);
-      if (i % batch == batch - 1 || i == n - 1)
-        kernel->end_batch (exec, &err);
-    }
+    dispatch_frames ([] (const GpuFrame &f) { return vk_buffer_memory (f.host); });
     timer2->stamp (exec->cmd (), 1);
     GstVulkanFence *fence = exec->submit (&err);
     if (!fence || !exec->wait (fence, 60 * GST_SECOND, &err)) {

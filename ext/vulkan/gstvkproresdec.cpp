@@ -141,7 +141,6 @@ struct FrameJob
   GstBuffer *scratch;           /* AYUV64: decoded planes before packing */
   GstBuffer *out;               /* Vulkan output buffer (NULL for download) */
   GstBuffer *staged_out;        /* download by copy: device planes copied to the host after */
-  gsize staged_size;
   gpc::ProResPlanes planes, outp;
 };
 
@@ -754,7 +753,6 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     job->scratch = scratch;
     scratch = NULL;
     job->staged_out = staged_out;
-    job->staged_size = staged_out ? gpc::prores_host_layout (c).size : 0;
     staged_out = NULL;
     job->out = out;
     job->planes = planes;
@@ -853,7 +851,8 @@ record_batch (GstVkProResDec * self)
       GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (f.download);
       exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
       claim_gpu_state (exec, dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-      VkBufferCopy region = { 0, 0, job->staged_size };
+      /* The config is the frames' own: a change drains them first. */
+      VkBufferCopy region = { 0, 0, gpc::prores_host_layout (c).size };
       vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
       exec->keep (GST_MINI_OBJECT_CAST (job->staged_out));
     }
