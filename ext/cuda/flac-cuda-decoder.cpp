@@ -36,6 +36,12 @@ struct CudaDecoder::Slot {
   size_t c_in = 0, c_jobs = 0, c_planar = 0, c_side = 0, c_out = 0, c_status = 0;
   void *h_in = nullptr, *h_jobs = nullptr, *h_out = nullptr, *h_status = nullptr;
   size_t hc_in = 0, hc_jobs = 0, hc_out = 0, hc_status = 0;
+  /* frame location */
+  CUdeviceptr d_bits = 0, d_cands = 0, d_count = 0;
+  size_t c_bits = 0, c_cands = 0, c_count = 0;
+  void *h_cands = nullptr, *h_count = nullptr;
+  size_t hc_cands = 0, hc_count = 0;
+  size_t uploaded = 0; /* bytes of h_in already in d_in (locate) */
   size_t n = 0, out_bytes = 0;
   bool busy = false;
 };
@@ -76,10 +82,12 @@ bool CudaDecoder::open (GstCudaContext *ctx, GError **error)
     return false;
   }
   CUmodule mod = nullptr;
-  CUfunction f1 = nullptr, f2 = nullptr;
+  CUfunction f1 = nullptr, f2 = nullptr, f3 = nullptr, f4 = nullptr;
   bool ok = cu_ok (CuModuleLoadData (&mod, gpc_flac_fatbin), "cuModuleLoadData") &&
       cu_ok (CuModuleGetFunction (&f1, mod, GPC_FLAC_KERNEL_DECODE), "cuModuleGetFunction") &&
-      cu_ok (CuModuleGetFunction (&f2, mod, GPC_FLAC_KERNEL_INTERLEAVE), "cuModuleGetFunction");
+      cu_ok (CuModuleGetFunction (&f2, mod, GPC_FLAC_KERNEL_INTERLEAVE), "cuModuleGetFunction") &&
+      cu_ok (CuModuleGetFunction (&f3, mod, GPC_FLAC_KERNEL_SCAN), "cuModuleGetFunction") &&
+      cu_ok (CuModuleGetFunction (&f4, mod, GPC_FLAC_KERNEL_ENDS), "cuModuleGetFunction");
   for (int i = 0; ok && i < kSlots; i++)
     ok = cu_ok (CuStreamCreate (&slots_[i].stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   gst_cuda_context_pop (nullptr);
@@ -97,6 +105,8 @@ bool CudaDecoder::open (GstCudaContext *ctx, GError **error)
   module_ = mod;
   k_decode_ = f1;
   k_interleave_ = f2;
+  k_scan_ = f3;
+  k_ends_ = f4;
   return true;
 }
 
@@ -111,10 +121,11 @@ void CudaDecoder::close ()
       CuStreamSynchronize (s.stream);
       CuStreamDestroy (s.stream);
     }
-    for (CUdeviceptr p : { s.d_in, s.d_jobs, s.d_planar, s.d_side, s.d_out, s.d_status })
+    for (CUdeviceptr p : { s.d_in, s.d_jobs, s.d_planar, s.d_side, s.d_out, s.d_status, s.d_bits,
+             s.d_cands, s.d_count })
       if (p)
         CuMemFree (p);
-    for (void *p : { s.h_in, s.h_jobs, s.h_out, s.h_status })
+    for (void *p : { s.h_in, s.h_jobs, s.h_out, s.h_status, s.h_cands, s.h_count })
       if (p)
         CuMemFreeHost (p);
     s = Slot ();
@@ -122,7 +133,7 @@ void CudaDecoder::close ()
   if (module_)
     CuModuleUnload ((CUmodule) module_);
   gst_cuda_context_pop (nullptr);
-  module_ = k_decode_ = k_interleave_ = nullptr;
+  module_ = k_decode_ = k_interleave_ = k_scan_ = k_ends_ = nullptr;
   gst_clear_object (&ctx_);
 }
 
@@ -193,7 +204,68 @@ uint8_t *CudaDecoder::input (int slot, size_t bytes)
   }
   bool ok = ensure_host (&s.h_in, &s.hc_in, bytes);
   gst_cuda_context_pop (nullptr);
+  s.uploaded = 0;
   return ok ? (uint8_t *) s.h_in : nullptr;
+}
+
+bool CudaDecoder::locate (int slot, size_t bytes, bool final, const ScanParams &p,
+    std::vector<FoundCandidate> *found)
+{
+  Slot &s = slots_[slot];
+  found->clear ();
+  size_t limit = scan_limit (bytes, final);
+  size_t words = (limit + 31) / 32;
+  if (!words)
+    return true;
+  /* Every candidate is a sync code plus a parsed header: real frames are
+   * rarely under 16 bytes, and a chunk that has more candidates than this
+   * (long digital silence, crafted data) is located on the CPU. */
+  size_t cap = bytes / 16 + 1024;
+  if (!gst_cuda_context_push (ctx_))
+    return false;
+  uint64_t size64 = bytes;
+  uint32_t fin = final ? 1 : 0;
+  uint32_t cap32 = (uint32_t) cap;
+  uint64_t words64 = words;
+  uint64_t bound = p.frame_bound;
+  ScanParams sp = p;
+  bool ok = ensure (&s.d_in, &s.c_in, bytes + 16) && ensure (&s.d_bits, &s.c_bits, words * 4) &&
+      ensure (&s.d_cands, &s.c_cands, cap * sizeof (GpuCandidate)) &&
+      ensure (&s.d_count, &s.c_count, 4) && ensure_host (&s.h_count, &s.hc_count, 4);
+  if (ok) {
+    *(uint32_t *) s.h_count = 0;
+    ok = copy_async (s.d_in, nullptr, 0, s.h_in, bytes, s.stream) &&
+        copy_async (s.d_count, nullptr, 0, s.h_count, 4, s.stream);
+  }
+  if (ok) {
+    void *a[] = { &s.d_in, &size64, &fin, &sp, &s.d_bits, &words64, &s.d_cands, &cap32, &s.d_count };
+    ok = cu_ok (CuLaunchKernel ((CUfunction) k_scan_, (unsigned) ((words + 255) / 256), 1, 1, 256, 1, 1,
+        0, s.stream, a, nullptr), "cuLaunchKernel (scan)") &&
+        copy_async (0, s.h_count, s.d_count, nullptr, 4, s.stream) &&
+        cu_ok (CuStreamSynchronize (s.stream), "cuStreamSynchronize");
+  }
+  size_t n = ok ? *(const uint32_t *) s.h_count : 0;
+  if (ok && n > cap) {
+    GST_DEBUG ("GPU scan: %zu candidates in %zu bytes, more than its list holds", n, bytes);
+    ok = false;
+  }
+  if (ok && n) {
+    void *a[] = { &s.d_in, &size64, &fin, &s.d_bits, &s.d_cands, &cap32, &s.d_count, &bound };
+    ok = cu_ok (CuLaunchKernel ((CUfunction) k_ends_, (unsigned) ((n + 127) / 128), 1, 1, 128, 1, 1, 0,
+        s.stream, a, nullptr), "cuLaunchKernel (ends)") &&
+        ensure_host (&s.h_cands, &s.hc_cands, n * sizeof (GpuCandidate)) &&
+        copy_async (0, s.h_cands, s.d_cands, nullptr, n * sizeof (GpuCandidate), s.stream) &&
+        cu_ok (CuStreamSynchronize (s.stream), "cuStreamSynchronize");
+  }
+  gst_cuda_context_pop (nullptr);
+  if (!ok)
+    return false;
+  s.uploaded = bytes;
+  const GpuCandidate *c = (const GpuCandidate *) s.h_cands;
+  found->resize (n);
+  for (size_t i = 0; i < n; i++)
+    (*found)[i] = FoundCandidate { c[i].offset, c[i].end };
+  return true;
 }
 
 bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchFormat &fmt,
@@ -229,7 +301,8 @@ bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchF
       ensure (&s.d_status, &s.c_status, n * sizeof (int)) &&
       ensure_host (&s.h_out, &s.hc_out, out_bytes) &&
       ensure_host (&s.h_status, &s.hc_status, n * sizeof (int));
-  ok = ok && copy_async (s.d_in, nullptr, 0, s.h_in, in_bytes, s.stream) &&
+  /* after locate() the chunk is on the device already */
+  ok = ok && (in_bytes <= s.uploaded || copy_async (s.d_in, nullptr, 0, s.h_in, in_bytes, s.stream)) &&
       copy_async (s.d_jobs, nullptr, 0, s.h_jobs, n * sizeof (GpuJob), s.stream);
   if (ok && n) {
     GpuFormat gf;
@@ -256,6 +329,7 @@ bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchF
   s.n = n;
   s.out_bytes = out_bytes;
   s.busy = ok;
+  s.uploaded = 0;
   return ok;
 }
 
@@ -295,6 +369,7 @@ bool CudaDecoder::open (GstCudaContext *, GError **error)
 }
 void CudaDecoder::close () {}
 uint8_t *CudaDecoder::input (int, size_t) { return nullptr; }
+bool CudaDecoder::locate (int, size_t, bool, const ScanParams &, std::vector<FoundCandidate> *) { return false; }
 bool CudaDecoder::submit (int, const FrameJob *, size_t, const BatchFormat &, size_t) { return false; }
 bool CudaDecoder::collect (int, FrameJob *, size_t, const uint8_t **, size_t *) { return false; }
 

@@ -18,7 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <vector>
+
 #include "flac-cpu-decoder.h"
+#include "flac-locator.h"
 
 typedef struct _GstCudaContext GstCudaContext;
 
@@ -45,6 +48,15 @@ class CudaDecoder {
    * on that slot: the caller writes the batch's frame bytes here. */
   uint8_t *input (int slot, size_t bytes);
 
+  /* Frame location on the GPU (steps 1 and 2 of flac-locator.h): uploads
+   * input(slot)[0, bytes), which the slot's next submit() uses without a
+   * second upload, and returns every frame candidate with its end. Waits
+   * for this slot's stream only. False when the GPU failed, or when the
+   * chunk holds more candidates than the GPU list has room for (about one
+   * per 16 bytes): the caller locates on the CPU then. */
+  bool locate (int slot, size_t bytes, bool final, const ScanParams &p,
+      std::vector<FoundCandidate> *found);
+
   /* Queues the batch: jobs reference the slot's input(). out_samples is the
    * batch's total duration per channel. */
   bool submit (int slot, const FrameJob *jobs, size_t n, const BatchFormat &fmt,
@@ -61,6 +73,7 @@ class CudaDecoder {
   GstCudaContext *ctx_ = nullptr;
   void *module_ = nullptr; /* CUmodule */
   void *k_decode_ = nullptr, *k_interleave_ = nullptr; /* CUfunction */
+  void *k_scan_ = nullptr, *k_ends_ = nullptr;
   Slot *slots_ = nullptr;
 };
 

@@ -29,9 +29,19 @@ struct GpuFormat {
   uint32_t pad;
 };
 
+/* A frame candidate of the GPU scan (flac-locate-scan.h). */
+struct GpuCandidate {
+  uint64_t offset;       /* in the chunk */
+  int64_t end;           /* walk_end(): next frame's offset, the chunk size, or -1 */
+  uint32_t header_bytes;
+  uint32_t pad;
+};
+
 } // namespace flac
 } // namespace gpc
 
 /* Kernel names, as looked up with cuModuleGetFunction. */
 #define GPC_FLAC_KERNEL_DECODE "gpc_flac_decode_frames"
 #define GPC_FLAC_KERNEL_INTERLEAVE "gpc_flac_interleave"
+#define GPC_FLAC_KERNEL_SCAN "gpc_flac_scan"
+#define GPC_FLAC_KERNEL_ENDS "gpc_flac_ends"

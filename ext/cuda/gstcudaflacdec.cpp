@@ -141,6 +141,8 @@ struct DecState {
   bool metadata_done = false;
   std::vector<uint8_t> bytes;
   std::unique_ptr<FrameLocator> locator;
+  bool gpu_locate = true; /* CUDA: candidates and ends found by the GPU (GPC_FLAC_LOCATE=cpu: by the CPU) */
+  std::vector<FoundCandidate> found;
   int pending_in = 0;
   /* checks */
   Md5Worker md5;
@@ -715,9 +717,33 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     return GST_FLOW_OK;
   }
   LocateResult lr;
+  std::unique_ptr<Batch> b (new Batch);
+  /* CUDA: the chunk goes to the slot's pinned memory; the GPU locates its
+   * frames there and decodes them from the same upload. CPU: frames are
+   * located and decoded in place, before the consumed bytes are dropped. */
+  uint8_t *dst = st->bytes.data ();
+  if (st->use_cuda) {
+    dst = batch_input (self, *b, st->bytes.size ());
+    if (!dst) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
+      return GST_FLOW_ERROR;
+    }
+    StageTimer timer (&st->stage_s[kStageStage]);
+    memcpy (dst, st->bytes.data (), st->bytes.size ());
+  }
   {
     StageTimer timer (&st->stage_s[kStageLocate]);
-    st->locator->locate (st->bytes.data (), st->bytes.size (), final, &lr);
+    bool located = false;
+    if (st->use_cuda && st->gpu_locate) {
+      located = st->cuda.locate (b->slot, st->bytes.size (), final, st->locator->params ().scan_params (),
+          &st->found);
+      if (located)
+        st->locator->locate_found (dst, st->bytes.size (), final, st->found.data (), st->found.size (), &lr);
+      else
+        GST_DEBUG_OBJECT (self, "GPU frame location gave up on this chunk: locating on the CPU");
+    }
+    if (!located)
+      st->locator->locate (dst, st->bytes.size (), final, &lr);
   }
   if (st->trim_pending && !lr.frames.empty () && lr.frames.front ().first_sample > st->trim_to_sample &&
       seek_earlier (self, lr.frames.front ().first_sample)) {
@@ -727,24 +753,11 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     st->pending_in = 0;
     return n ? gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n) : GST_FLOW_OK;
   }
-  std::unique_ptr<Batch> b (new Batch);
   b->fmt.defaults = st->locator->params ().defaults ();
   b->fmt.channels = st->info.channels;
   b->fmt.bps = st->info.bps;
   b->fmt.format = out_format_for_bps (st->info.bps);
   b->rate = st->info.sample_rate;
-  /* CUDA: the chunk goes to the slot's pinned memory. CPU: frames are
-   * decoded in place, before the consumed bytes are dropped. */
-  uint8_t *dst = st->bytes.data ();
-  if (st->use_cuda) {
-    dst = batch_input (self, *b, lr.consumed);
-    if (!dst) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
-      return GST_FLOW_ERROR;
-    }
-    StageTimer timer (&st->stage_s[kStageStage]);
-    memcpy (dst, st->bytes.data (), lr.consumed);
-  }
   uint64_t samples = 0;
   for (const LocatedFrame &f : lr.frames) {
     if (f.samples == 0) {
@@ -1109,12 +1122,18 @@ static gboolean open_cuda (GstCudaFlacDec *self, GError **err)
         "the CUDA driver library (libcuda.so.1) cannot be loaded");
     return FALSE;
   }
+  /* The fixed cost of the CUDA backend, logged because it shows in short files. */
+  gint64 t0 = g_get_monotonic_time ();
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), self->device_id, &self->cuda_ctx)) {
     g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
         "no usable CUDA device %d", self->device_id);
     return FALSE;
   }
-  return self->st->cuda.open (self->cuda_ctx, err);
+  gint64 t1 = g_get_monotonic_time ();
+  gboolean ok = self->st->cuda.open (self->cuda_ctx, err);
+  GST_INFO_OBJECT (self, "CUDA context %.1f ms, kernels loaded %.1f ms", (t1 - t0) / 1e3,
+      (g_get_monotonic_time () - t1) / 1e3);
+  return ok;
 #else
   return self->st->cuda.open (NULL, err);
 #endif
@@ -1130,7 +1149,9 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
     GError *err = NULL;
     if (open_cuda (self, &err)) {
       st->use_cuda = true;
-      GST_INFO_OBJECT (self, "decoding on CUDA device %d", self->device_id);
+      st->gpu_locate = g_strcmp0 (g_getenv ("GPC_FLAC_LOCATE"), "cpu") != 0;
+      GST_INFO_OBJECT (self, "decoding on CUDA device %d; unframed input located on the %s", self->device_id,
+          st->gpu_locate ? "GPU" : "CPU (GPC_FLAC_LOCATE=cpu)");
     } else if (self->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", err->message));
       g_error_free (err);

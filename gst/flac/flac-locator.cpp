@@ -9,6 +9,7 @@
 
 #include "flac-crc.h"
 #include "flac-frame.h"
+#include "flac-locate-scan.h"
 
 namespace gpc {
 namespace flac {
@@ -37,15 +38,19 @@ StreamDefaults StreamParams::defaults () const
 
 bool StreamParams::matches (const FrameHeader &h) const
 {
-  if (channels && h.channels != channels)
-    return false;
-  if (bps && h.bps != bps)
-    return false;
-  if (sample_rate && h.sample_rate != sample_rate)
-    return false;
-  if (max_blocksize && h.blocksize > max_blocksize)
-    return false;
-  return true;
+  return scan_matches (scan_params (), h);
+}
+
+ScanParams StreamParams::scan_params () const
+{
+  ScanParams p;
+  p.defaults = defaults ();
+  p.sample_rate = sample_rate;
+  p.channels = channels;
+  p.bps = bps;
+  p.max_blocksize = max_blocksize;
+  p.frame_bound = frame_bound ();
+  return p;
 }
 
 size_t StreamParams::frame_bound () const
@@ -70,13 +75,13 @@ bool FrameLocator::continues (const FrameHeader &prev, const FrameHeader &next) 
 void FrameLocator::scan (const uint8_t *data, size_t size, bool final)
 {
   cands_.clear ();
-  if (size < 2)
+  size_t limit = scan_limit (size, final);
+  if (!limit)
     return;
-  size_t limit = final ? size - 1 : (size > kMaxHeaderBytes ? size - kMaxHeaderBytes : 0);
   size_t nseg = std::max<size_t> (1, std::min<size_t> (pool_->size () * 4, limit / 65536 + 1));
   size_t seg = (limit + nseg - 1) / nseg;
   std::vector<std::vector<Candidate>> parts (nseg);
-  StreamDefaults d = params_.defaults ();
+  ScanParams sp = params_.scan_params ();
   pool_->parallel_for (nseg, [&] (size_t s, unsigned) {
     size_t i = s * seg;
     size_t e = std::min (limit, i + seg);
@@ -86,18 +91,54 @@ void FrameLocator::scan (const uint8_t *data, size_t size, bool final)
       if (!f)
         break;
       i = (const uint8_t *) f - data;
-      if ((data[i + 1] & 0xfe) == 0xf8) {
-        Candidate c;
+      Candidate c;
+      if (candidate_at (data, size, i, sp, &c.hdr)) {
         c.offset = i;
         c.end = -1;
-        if (parse_frame_header (data + i, size - i, d, &c.hdr) == kOk && params_.matches (c.hdr))
-          out.push_back (c);
+        out.push_back (c);
       }
       i++;
     }
   });
   for (auto &p : parts)
     cands_.insert (cands_.end (), p.begin (), p.end ());
+}
+
+void FrameLocator::locate_found (const uint8_t *data, size_t size, bool final,
+    const FoundCandidate *found, size_t n, LocateResult *out)
+{
+  /* The GPU appends candidates in no particular order. */
+  std::vector<FoundCandidate> sorted (found, found + n);
+  std::sort (sorted.begin (), sorted.end (),
+      [] (const FoundCandidate &a, const FoundCandidate &b) { return a.offset < b.offset; });
+  cands_.clear ();
+  cands_.reserve (n);
+  std::vector<int64_t> ends;
+  ends.reserve (n);
+  ScanParams sp = params_.scan_params ();
+  size_t limit = scan_limit (size, final);
+  for (const FoundCandidate &f : sorted) {
+    Candidate c;
+    /* the same test the GPU ran: an entry that fails it is not trusted */
+    if (f.offset >= limit || !candidate_at (data, size, (size_t) f.offset, sp, &c.hdr))
+      continue;
+    c.offset = (size_t) f.offset;
+    c.end = -1;
+    cands_.push_back (c);
+    ends.push_back (f.end);
+  }
+  /* ends as candidate indices, as find_ends() gives them */
+  for (size_t k = 0; k < cands_.size (); k++) {
+    int64_t e = ends[k];
+    if (e >= 0 && (size_t) e == size) {
+      cands_[k].end = final ? -2 : -1;
+    } else if (e > (int64_t) cands_[k].offset) {
+      auto it = std::lower_bound (cands_.begin () + k + 1, cands_.end (), (size_t) e,
+          [] (const Candidate &a, size_t o) { return a.offset < o; });
+      cands_[k].end = it != cands_.end () && it->offset == (size_t) e ? it - cands_.begin () : -1;
+    }
+  }
+  chain (data, size, final, out);
 }
 
 int64_t FrameLocator::end_after (const uint8_t *data, size_t size, bool final, size_t k,
@@ -164,10 +205,15 @@ static uint64_t first_sample_of (const FrameHeader &h, uint32_t fixed_blocksize)
 
 void FrameLocator::locate (const uint8_t *data, size_t size, bool final, LocateResult *out)
 {
-  out->frames.clear ();
-  out->consumed = 0;
   scan (data, size, final);
   find_ends (data, size, final);
+  chain (data, size, final, out);
+}
+
+void FrameLocator::chain (const uint8_t *data, size_t size, bool final, LocateResult *out)
+{
+  out->frames.clear ();
+  out->consumed = 0;
   size_t bound = params_.frame_bound ();
   size_t nc = cands_.size ();
   size_t pos = 0;

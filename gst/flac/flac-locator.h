@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "flac-format.h"
+#include "flac-locate-scan.h"
 #include "gpc-threadpool.h"
 
 namespace gpc {
@@ -42,6 +43,8 @@ struct StreamParams {
   StreamDefaults defaults () const;
   /* Does a parsed header agree with the stream? */
   bool matches (const FrameHeader &h) const;
+  /* The same, flattened for the scan functions the GPU runs too. */
+  ScanParams scan_params () const;
   /* Upper bound of a frame's size, for bounding searches. */
   size_t frame_bound () const;
 };
@@ -54,6 +57,13 @@ struct LocatedFrame {
   uint32_t samples = 0;  /* duration: blocksize, or silence for corrupt entries */
   bool corrupt = false;  /* no decodable frame here: output `samples` of silence */
   bool crc_checked = false; /* [offset, offset+size) is one frame whose CRC-16 checked */
+};
+
+/* A candidate found by the GPU scan: its position and end (flac-locate-scan.h
+ * walk_end: offset of the candidate that ends it, the data size, or -1). */
+struct FoundCandidate {
+  uint64_t offset;
+  int64_t end;
 };
 
 struct LocateResult {
@@ -81,6 +91,12 @@ class FrameLocator {
    * passed again, followed by new data). */
   void locate (const uint8_t *data, size_t size, bool final, LocateResult *out);
 
+  /* The same, with steps 1 and 2 done elsewhere (the CUDA backend's scan):
+   * `found` holds every candidate of data[0, size) with its end, in any
+   * order. Gives the result locate() gives for the same data. */
+  void locate_found (const uint8_t *data, size_t size, bool final, const FoundCandidate *found,
+      size_t n, LocateResult *out);
+
  private:
   struct Candidate {
     size_t offset;
@@ -89,6 +105,7 @@ class FrameLocator {
   };
   bool continues (const FrameHeader &prev, const FrameHeader &next) const;
   void scan (const uint8_t *data, size_t size, bool final);
+  void chain (const uint8_t *data, size_t size, bool final, LocateResult *out);
   void find_ends (const uint8_t *data, size_t size, bool final);
   int64_t end_after (const uint8_t *data, size_t size, bool final, size_t k, size_t from,
       const FrameHeader *must_continue) const;
