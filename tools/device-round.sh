@@ -89,11 +89,13 @@ for s in "$@"; do
       export GST_REGISTRY=/tmp/fo.registry
       gst-inspect-1.0 cudaflacdec > /dev/null 2>&1
       for r in 1 2 3; do
-        for d in "flacparse ! flacdec" "cudaflacdec backend=cpu" "cudaflacdec backend=cuda"; do
+        for d in "flacparse ! flacdec" "cudaflacdec backend=cpu" "cudaflacdec backend=cuda" "cudaflacdec backend=auto"; do
           t0=$(date +%s%N)
-          gst-launch-1.0 -q filesrc location=/tmp/fo/one.flac ! $d ! fakesink
+          timeout 60 gst-launch-1.0 -q filesrc location=/tmp/fo/one.flac ! $d ! fakesink
           echo "$d: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
         done
+        GST_DEBUG=cudaflacdec:4 GST_DEBUG_NO_COLOR=1 timeout 60 gst-launch-1.0 -q filesrc location=/tmp/fo/one.flac ! \
+          cudaflacdec backend=cuda ! fakesink 2>&1 | grep -o "CUDA context.*"
       done 2>&1 | tee "$out/flac-overhead.txt" ;;
     soak) # SOAK_NAMES (default: every element) at once for SOAK_SECONDS (default 480), memory every 20 s
       ffmpeg_frames=.devkit/clips/hq_1080p-frames
@@ -107,10 +109,10 @@ for s in "$@"; do
         echo "$n: $(cat "$out/soak-$n.txt")"; tr '\n' ' ' < "$out/soak-$n.csv"; echo
       done ;;
     cuda-tests)
-      for t in $b/tests/flac/test-cudaflacdec-cuda $(find $b/tests -name 'test-cuda-contexts*' -type f); do
+      for t in $b/tests/flac/test-cudaflacdec-cuda $b/tests/flac/test-cudaflacdec-auto $b/tests/flac/test-flac-locate-cuda $(find $b/tests -name 'test-cuda-contexts*' -type f); do
         n=$(basename "$t")
         GST_REGISTRY=/tmp/$n.registry step "$n" 300 "$t"
-        grep -E "Checks|SKIP|fail" "$out/$n.txt" | head -5
+        grep -E "Checks|SKIP|fail|differs|declines" "$out/$n.txt" | head -8
       done ;;
     tests-novalidation) # every test program, without the validation layer
       for t in $(find $b/tests -type f -name 'test-*' -perm -u+x | sort); do

@@ -38,6 +38,9 @@ static const Decoder kDecoders[] = {
     "cudaflacdec backend=cuda check-md5=false" },
   { "cudaflacdec cpu (unframed,nomd5)", "cudaflacdec",
     "cudaflacdec backend=cpu check-md5=false" },
+  /* auto (the default): the CPU decodes while the CUDA context is made */
+  { "cudaflacdec auto (unframed)", "cudaflacdec", "cudaflacdec" },
+  { "cudaflacdec auto (unframed,nomd5)", "cudaflacdec", "cudaflacdec check-md5=false" },
 };
 
 /* Runs one pipeline to EOS; returns wall seconds or a negative value. */

@@ -33,6 +33,8 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "flac-cpu-decoder.h"
@@ -127,6 +129,15 @@ struct DecState {
   std::unique_ptr<CpuDecoder> cpu;
   CudaDecoder cuda;
   bool use_cuda = false;
+  /* backend=auto: the CUDA context is created on a thread of its own (a
+   * fifth of a second on the H100) while the CPU decodes; batches go to the
+   * GPU once it is ready. */
+  enum { kCudaIdle, kCudaStarting, kCudaReady, kCudaFailed };
+  std::atomic<int> cuda_state {kCudaIdle};
+  std::thread cuda_init;
+  std::mutex cuda_init_lock;
+  GError *cuda_error = nullptr;
+  guint cpu_batches_while_starting = 0;
   int next_slot = 0;
   std::unique_ptr<Batch> in_flight; /* CUDA: submitted, not yet pushed */
   /* framed input: queued frames */
@@ -213,7 +224,7 @@ static GType gst_cuda_flac_dec_backend_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    { GST_CUDA_FLAC_DEC_BACKEND_AUTO, "CUDA when a device is usable, else CPU (with a warning)", "auto" },
+    { GST_CUDA_FLAC_DEC_BACKEND_AUTO, "CUDA when a device is usable (CPU while it starts), else CPU (with a warning)", "auto" },
     { GST_CUDA_FLAC_DEC_BACKEND_CPU, "Every CPU core (std::thread)", "cpu" },
     { GST_CUDA_FLAC_DEC_BACKEND_CUDA, "CUDA device (error if none)", "cuda" },
     { 0, NULL, NULL },
@@ -313,7 +324,7 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
     guint64 bytes_per_s = (guint64) rate * ch * ((fmt.bps + 7) / 8) * 6 / 10;
     lat = gst_util_uint64_scale (st->chunk_size, GST_SECOND, MAX (bytes_per_s, 1));
   }
-  if (st->use_cuda)
+  if (st->use_cuda || st->cuda_state.load () == DecState::kCudaStarting)
     lat *= 2; /* one batch on the GPU while the next one fills */
   gst_audio_decoder_set_latency (GST_AUDIO_DECODER (self), lat, lat);
   return TRUE;
@@ -398,6 +409,8 @@ static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
   GstAudioDecoder *dec = GST_AUDIO_DECODER (self);
   size_t pcm_bytes = b->samples * b->fmt.channels * out_format_bytes (b->fmt.format);
   if (!st->use_cuda) {
+    if (st->cuda_state.load () == DecState::kCudaStarting)
+      st->cpu_batches_while_starting++;
     b->out = gst_audio_decoder_allocate_output_buffer (dec, MAX (pcm_bytes, 1));
     GstMapInfo map;
     gst_buffer_map (b->out, &map, GST_MAP_WRITE);
@@ -459,6 +472,42 @@ static GstFlowReturn finish_in_flight (GstCudaFlacDec *self)
   return push_batch (self, *prev, pcm, n);
 }
 
+static void join_cuda_init (DecState *st)
+{
+  std::lock_guard<std::mutex> g (st->cuda_init_lock);
+  if (st->cuda_init.joinable ())
+    st->cuda_init.join ();
+}
+
+static void use_cuda_now (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  st->use_cuda = true;
+  st->gpu_locate = g_strcmp0 (g_getenv ("GPC_FLAC_LOCATE"), "cpu") != 0;
+  GST_INFO_OBJECT (self, "decoding on CUDA device %d; unframed input located on the %s", self->device_id,
+      st->gpu_locate ? "GPU" : "CPU (GPC_FLAC_LOCATE=cpu)");
+}
+
+/* backend=auto: takes the CUDA backend once its start-up thread is done
+ * (or reports that it failed); until then batches decode on the CPU. */
+static void adopt_cuda_when_ready (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  int state = st->cuda_state.load (std::memory_order_acquire);
+  if (state == DecState::kCudaIdle || state == DecState::kCudaStarting)
+    return;
+  join_cuda_init (st);
+  st->cuda_state = DecState::kCudaIdle;
+  if (state == DecState::kCudaReady) {
+    GST_INFO_OBJECT (self, "CUDA is ready after %u batch(es) decoded on the CPU", st->cpu_batches_while_starting);
+    use_cuda_now (self);
+  } else {
+    GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND, ("CUDA unavailable, decoding on the CPU"),
+        ("%s; using %u CPU threads", st->cuda_error ? st->cuda_error->message : "?", st->cpu->threads ()));
+    g_clear_error (&st->cuda_error);
+  }
+}
+
 /* Buffer for a batch's frame bytes: pinned memory of the next CUDA slot, or
  * the batch's own vector. */
 static uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes)
@@ -481,6 +530,7 @@ static GstFlowReturn flush_queued (GstCudaFlacDec *self)
   DecState *st = self->st;
   if (st->queued.empty ())
     return GST_FLOW_OK;
+  adopt_cuda_when_ready (self);
   std::unique_ptr<Batch> b (new Batch);
   size_t total = 0;
   for (GstBuffer *buf : st->queued)
@@ -716,6 +766,7 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     }
     return GST_FLOW_OK;
   }
+  adopt_cuda_when_ready (self);
   LocateResult lr;
   std::unique_ptr<Batch> b (new Batch);
   /* CUDA: the chunk goes to the slot's pinned memory; the GPU locates its
@@ -1114,7 +1165,9 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
   return GST_AUDIO_DECODER_CLASS (parent_class)->sink_event (dec, event);
 }
 
-static gboolean open_cuda (GstCudaFlacDec *self, GError **err)
+/* st is passed in: on backend=auto this runs on a thread of its own, and
+ * stop() may already have taken self->st away while it waits for it. */
+static gboolean open_cuda (GstCudaFlacDec *self, DecState *st, GError **err)
 {
 #ifdef GPC_HAVE_CUDA_KERNELS
   if (!CudaDecoder::runtime_available ()) {
@@ -1130,12 +1183,12 @@ static gboolean open_cuda (GstCudaFlacDec *self, GError **err)
     return FALSE;
   }
   gint64 t1 = g_get_monotonic_time ();
-  gboolean ok = self->st->cuda.open (self->cuda_ctx, err);
+  gboolean ok = st->cuda.open (self->cuda_ctx, err);
   GST_INFO_OBJECT (self, "CUDA context %.1f ms, kernels loaded %.1f ms", (t1 - t0) / 1e3,
       (g_get_monotonic_time () - t1) / 1e3);
   return ok;
 #else
-  return self->st->cuda.open (NULL, err);
+  return st->cuda.open (NULL, err);
 #endif
 }
 
@@ -1144,14 +1197,26 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
   DecState *st = new DecState;
   self->st = st;
-  st->cpu.reset (new CpuDecoder (self->threads));
-  if (self->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
+  /* The MD5 is one sequential thread that runs beside the decoding and
+   * bounds a verified run: leave it a core of its own. */
+  unsigned threads = self->threads;
+  if (!threads && self->check_md5)
+    threads = MAX (1u, std::thread::hardware_concurrency ()) - (std::thread::hardware_concurrency () > 1 ? 1 : 0);
+  st->cpu.reset (new CpuDecoder (threads));
+  if (self->backend == GST_CUDA_FLAC_DEC_BACKEND_AUTO && CudaDecoder::runtime_available () &&
+      CudaDecoder::kernels_built ()) {
+    st->cuda_state = DecState::kCudaStarting;
+    st->cuda_init = std::thread ([self, st] () {
+      GError *err = NULL;
+      bool ok = open_cuda (self, st, &err);
+      st->cuda_error = err;
+      st->cuda_state.store (ok ? DecState::kCudaReady : DecState::kCudaFailed, std::memory_order_release);
+    });
+    GST_INFO_OBJECT (self, "creating the CUDA context; the CPU decodes until it is ready");
+  } else if (self->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
     GError *err = NULL;
-    if (open_cuda (self, &err)) {
-      st->use_cuda = true;
-      st->gpu_locate = g_strcmp0 (g_getenv ("GPC_FLAC_LOCATE"), "cpu") != 0;
-      GST_INFO_OBJECT (self, "decoding on CUDA device %d; unframed input located on the %s", self->device_id,
-          st->gpu_locate ? "GPU" : "CPU (GPC_FLAC_LOCATE=cpu)");
+    if (open_cuda (self, st, &err)) {
+      use_cuda_now (self);
     } else if (self->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", err->message));
       g_error_free (err);
@@ -1162,12 +1227,13 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
       g_error_free (err);
     }
   }
-  if (!st->use_cuda)
+  bool gpu = st->use_cuda || st->cuda_state.load () == DecState::kCudaStarting;
+  if (!gpu)
     GST_INFO_OBJECT (self, "decoding on %u CPU threads", st->cpu->threads ());
   st->batch_frames = self->batch_frames ? self->batch_frames
-      : st->use_cuda ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
+      : gpu ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
   st->chunk_size = self->chunk_size ? self->chunk_size
-      : st->use_cuda ? AUTO_CHUNK_SIZE_CUDA : AUTO_CHUNK_SIZE_CPU;
+      : gpu ? AUTO_CHUNK_SIZE_CUDA : AUTO_CHUNK_SIZE_CPU;
   return TRUE;
 }
 
@@ -1181,10 +1247,12 @@ static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec)
     GST_INFO_OBJECT (self, "time in the streaming thread by stage: %s", times->str);
     g_string_free (times, TRUE);
     DecState *st = self->st;
-    GST_OBJECT_LOCK (self); /* reseek_async may look */
+    join_cuda_init (st); /* backend=auto: a context still being made */
+    GST_OBJECT_LOCK (self); /* reseek_async and context queries may look */
     self->st = NULL;
     GST_OBJECT_UNLOCK (self);
     reset_stream_state (st);
+    g_clear_error (&st->cuda_error);
     st->cuda.close ();
     delete st;
   }
@@ -1207,6 +1275,14 @@ static void gst_cuda_flac_dec_set_context (GstElement *element, GstContext *cont
 static gboolean handle_query (G_GNUC_UNUSED GstCudaFlacDec *self, G_GNUC_UNUSED GstQuery *query)
 {
 #ifdef GPC_HAVE_CUDA_KERNELS
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    GST_OBJECT_LOCK (self);
+    DecState *st = self->st;
+    bool starting = st && st->cuda_state.load () == DecState::kCudaStarting;
+    GST_OBJECT_UNLOCK (self);
+    if (starting)
+      join_cuda_init (st); /* the context is being made: answer with it */
+  }
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && self->cuda_ctx)
     return gst_cuda_handle_context_query (GST_ELEMENT (self), query, self->cuda_ctx);
 #endif
@@ -1283,7 +1359,8 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
           "Where frames are decoded: cuda (error if no CUDA device), cpu (every core), or auto "
-          "(CUDA when a device and the kernels are available, else CPU with a warning)",
+          "(CUDA when a device and the kernels are available, else CPU with a warning; the CPU decodes "
+          "while the CUDA context is being created, then batches go to the GPU)",
           GST_TYPE_CUDA_FLAC_DEC_BACKEND, DEFAULT_BACKEND, rw));
   g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device id",
@@ -1310,7 +1387,8 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
           DEFAULT_CHECK_MD5, rw));
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_uint ("threads", "Threads",
-          "CPU backend (and frame location of unframed input): worker threads, 0 = one per core",
+          "CPU backend (and frame location of unframed input): worker threads, 0 = one per core "
+          "(one less while check-md5 is on: the MD5 runs on a thread of its own)",
           0, 1024, DEFAULT_THREADS, rw));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);

@@ -121,7 +121,8 @@ int main (int argc, char **argv)
     for (int i = 0; i < 200000; i++)
       d.insert (d.end (), hdr, hdr + 6);
     FrameHeader h;
-    CHECK (parse_frame_header (hdr, 6, p.defaults (), &h) == kOk, "test header does not parse");
+    CHECK (parse_frame_header (d.data (), d.size (), p.defaults (), &h) == kOk && h.header_bytes == 6,
+        "test header does not parse");
     uint8_t *in = cuda.input (1, d.size ());
     memcpy (in, d.data (), d.size ());
     std::vector<FoundCandidate> found;
