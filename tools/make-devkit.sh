@@ -24,6 +24,9 @@ cp -L /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstmultifile.so .devkit/plugins
 if [ "${DEVKIT_LEAN:-0}" = 1 ]; then
   rm -f .devkit/lib/libasan.so.* .devkit/lib/libubsan.so.*
 fi
+# A crash on the GPU machine (no gdb there) prints its backtrace with
+# LD_PRELOAD=.devkit/lib/libsegv-backtrace.so gst-launch-1.0 --no-fault ...
+gcc -shared -fPIC -O1 -o .devkit/lib/libsegv-backtrace.so tools/segv/segv-backtrace.c
 # The validation layer, so that tests validate on the NVIDIA driver too.
 mkdir -p .devkit/layers
 if [ "${DEVKIT_LEAN:-0}" != 1 ]; then

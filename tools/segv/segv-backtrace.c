@@ -1,6 +1,6 @@
 /* LD_PRELOAD helper for the GPU machine (no gdb there): prints a backtrace
  * of the faulting thread on SIGSEGV/SIGABRT/SIGBUS, then dies. Use with
- * gst-launch-1.0 --gst-disable-segtrap. Addresses resolve with addr2line
+ * gst-launch-1.0 --no-fault. Addresses resolve with addr2line
  * against the unstripped build. */
 #include <execinfo.h>
 #include <signal.h>
