@@ -33,6 +33,9 @@ layout (push_constant) uniform Push {
   uint width, height;
   uint layout_, bytes, sub_x, sub_y, max_;
   int c_y, r_cr, g_cb, g_cr, b_cb, y_off, c_off;
+  /* 1: store B, G, R, A (the bytes of a BGRA picture, copied raw into a
+   * B8G8R8A8 image or a buffer afterwards). */
+  uint swap_rb;
 } pc;
 
 uint word_at (uint p, uint i)
@@ -94,6 +97,7 @@ void main ()
   const int g = clamp_round (ly + pc.g_cb * u + pc.g_cr * v);
   const int b = clamp_round (ly + pc.b_cb * u);
   /* n / 255.0 for n in 0..255 converts back to exactly n (UNORM8 rounds to
-   * nearest); the test checks it bit for bit. */
-  imageStore (dst, ivec2 (x, y), vec4 (float (r), float (g), float (b), float (a)) / 255.0);
+   * nearest); the tests check it bit for bit. */
+  const vec4 rgba = vec4 (float (r), float (g), float (b), float (a)) / 255.0;
+  imageStore (dst, ivec2 (x, y), pc.swap_rb != 0u ? rgba.bgra : rgba);
 }

@@ -7,9 +7,10 @@
  *
  * Converts the pictures of our decoders and filters (8- to 16-bit planar
  * Y'CbCr 4:2:0 / 4:2:2 / 4:4:4, with or without alpha, AYUV64, GRAY8) to
- * 8-bit RGBA Vulkan images on the GPU, so that a chain of Vulkan buffers can
- * end in GStreamer 1.22's vulkansink (which takes 8-bit RGB(A) images only)
- * without the pictures ever leaving GPU memory.
+ * 8-bit RGBA (or BGRA) Vulkan images on the GPU, so that a chain of Vulkan
+ * buffers can end in GStreamer 1.22's vulkansink (which takes 8-bit RGB(A)
+ * images only, in the formats of its swapchain: BGRA on X11) without the
+ * pictures ever leaving GPU memory.
  *
  * The matrix (BT.601, BT.709, BT.2020; also FCC and SMPTE 240M) and the
  * range (limited or full) come from the input caps' colorimetry, with
@@ -22,9 +23,11 @@
  * Input may be Vulkan buffers (bound in place when they have storage usage,
  * as our elements' outputs do, else copied on the GPU), Vulkan images for
  * 8-bit formats (copied on the GPU) or system memory (uploaded). Output is
- * R8G8B8A8_UNORM Vulkan images with storage, sampled and transfer usage,
- * recycled once downstream drops them; or, where downstream takes only
- * system memory, RGBA downloaded by the element. Several pictures are kept
+ * R8G8B8A8_UNORM Vulkan images with storage, sampled and transfer usage
+ * written by the shader, recycled once downstream drops them (BGRA: a
+ * B8G8R8A8_UNORM image the shader's output is copied into, Vulkan making
+ * storage support for that format optional); or, where downstream takes
+ * only system memory, RGBA / BGRA downloaded by the element. Several pictures are kept
  * in flight (#GstVkRgbaConvert:frames-in-flight).
  *
  * ## Example launch lines
@@ -87,29 +90,37 @@ struct PendingFrame
  * free when the cache's is its only reference (buffers downstream may be
  * copied, their memory shared); views made on it are released with the
  * submission that used them. */
+/* BGRA images: the shader writes an RGBA storage image with R and B swapped
+ * and it is copied raw (same texel size) into a B8G8R8A8 image, since
+ * storage support for B8G8R8A8 is optional in Vulkan. */
+static const VkImageUsageFlags kCopyImageUsage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+    VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+
 class ImageCache
 {
 public:
   explicit ImageCache (GstVulkanDevice * d) : device_ ((GstVulkanDevice *) gst_object_ref (d)) {}
   ~ImageCache () { trim (); gst_object_unref (device_); }
-  GstMemory *acquire (guint width, guint height, GError ** error)
+  GstMemory *acquire (VkFormat format, VkImageUsageFlags usage, guint width, guint height,
+      GError ** error)
   {
     for (GstMemory * m : all_) {
       GstVulkanImageMemory *img = (GstVulkanImageMemory *) m;
-      if (GST_MINI_OBJECT_REFCOUNT_VALUE (m) == 1 && img->create_info.extent.width == width
+      if (GST_MINI_OBJECT_REFCOUNT_VALUE (m) == 1 && img->create_info.format == format
+          && img->create_info.extent.width == width
           && img->create_info.extent.height == height)
         return gst_memory_ref (m);
     }
-    GstMemory *m = gst_vulkan_image_memory_alloc (device_, VK_FORMAT_R8G8B8A8_UNORM, width,
-        height, VK_IMAGE_TILING_OPTIMAL, gpc::VkRgbaKernel::kImageUsage,
-        VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    GstMemory *m = gst_vulkan_image_memory_alloc (device_, format, width, height,
+        VK_IMAGE_TILING_OPTIMAL, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (!m) {
       g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
-          "could not allocate a %ux%u RGBA Vulkan image", width, height);
+          "could not allocate a %ux%u Vulkan image (format %d)", width, height, format);
       return NULL;
     }
     all_.push_back (m);
-    GST_DEBUG ("%zu output images of %ux%u", all_.size (), width, height);
+    GST_DEBUG ("%zu images, a new one of %ux%u (format %d)", all_.size (), width, height,
+        format);
     return gst_memory_ref (m);
   }
   void trim ()
@@ -144,6 +155,7 @@ struct _GstVkRgbaConvert
   GstVideoInfo out_info;
   gboolean have_info;
   gboolean vulkan_out;
+  gboolean bgra;                /* output BGRA (else RGBA) */
   gpc::RgbaFormat format;
   gpc::RgbaCoeffs coeffs;
 
@@ -308,7 +320,8 @@ submit_frame (GstVkRgbaConvert * self, GstBuffer * buf)
   for (guint p = GST_VIDEO_INFO_N_PLANES (&self->info); p < 4; p++)
     in[p] = in[0];
 
-  image = self->images->acquire (w, h, &error);
+  image = self->images->acquire (VK_FORMAT_R8G8B8A8_UNORM, gpc::VkRgbaKernel::kImageUsage, w, h,
+      &error);
   if (!image) {
     stage = "output allocation";
     goto record_error;
@@ -320,13 +333,39 @@ submit_frame (GstVkRgbaConvert * self, GstBuffer * buf)
     stage = "output allocation";
     goto record_error;
   }
-  if (!self->kernel->record (exec, in, view, self->format, self->coeffs, w, h, &error)) {
+  if (!self->kernel->record (exec, in, view, self->format, self->coeffs, w, h, self->bgra,
+          &error)) {
     stage = "dispatch";
     goto record_error;
   }
   gst_vulkan_image_view_unref (view);
   view = NULL;
 
+  if (self->vulkan_out && self->bgra) {
+    /* The swapped texels, copied raw into a B8G8R8A8 image. */
+    GstMemory *bgra = self->images->acquire (VK_FORMAT_B8G8R8A8_UNORM, kCopyImageUsage, w, h,
+        &error);
+    if (!bgra) {
+      stage = "output allocation";
+      goto record_error;
+    }
+    GstVulkanImageMemory *src = (GstVulkanImageMemory *) image;
+    GstVulkanImageMemory *dst = (GstVulkanImageMemory *) bgra;
+    exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    VkImageCopy region = {};
+    region.srcSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    region.srcSubresource.layerCount = 1;
+    region.dstSubresource = region.srcSubresource;
+    region.extent = { w, h, 1 };
+    vkCmdCopyImage (exec->cmd (), src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->image,
+        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    exec->keep (GST_MINI_OBJECT_CAST (image));
+    gst_memory_unref (image);
+    image = bgra;
+  }
   if (self->vulkan_out) {
     f.out = gst_buffer_new ();
     gst_buffer_append_memory (f.out, image);
@@ -537,7 +576,7 @@ gst_vk_rgba_convert_transform_caps (GstBaseTransform * trans, GstPadDirection di
     GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, NULL
   };
   GstCaps *res = direction == GST_PAD_SINK ?
-      caps_converted (caps, "x, format = (string) RGBA", to_src, 2) :
+      caps_converted (caps, "x, format = (string) { RGBA, BGRA }", to_src, 2) :
       caps_converted (caps, "x, format = (string) { " GPC_RGBA_INPUT_FORMATS " }", to_sink, 3);
   GstCaps *tmpl = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
       GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
@@ -569,7 +608,8 @@ gst_vk_rgba_convert_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCap
     return FALSE;
   }
   if (!gst_video_info_from_caps (&out_info, outcaps)
-      || GST_VIDEO_INFO_FORMAT (&out_info) != GST_VIDEO_FORMAT_RGBA
+      || (GST_VIDEO_INFO_FORMAT (&out_info) != GST_VIDEO_FORMAT_RGBA
+          && GST_VIDEO_INFO_FORMAT (&out_info) != GST_VIDEO_FORMAT_BGRA)
       || GST_VIDEO_INFO_WIDTH (&out_info) != GST_VIDEO_INFO_WIDTH (&info)
       || GST_VIDEO_INFO_HEIGHT (&out_info) != GST_VIDEO_INFO_HEIGHT (&info)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -589,15 +629,16 @@ gst_vk_rgba_convert_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCap
       GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE);
   self->info = info;
   self->out_info = out_info;
+  self->bgra = GST_VIDEO_INFO_FORMAT (&out_info) == GST_VIDEO_FORMAT_BGRA;
   self->format = format;
   self->coeffs = gpc::rgba_coeffs_of (&info);
   self->have_info = TRUE;
   gchar *colorimetry = gst_video_colorimetry_to_string (&info.colorimetry);
   const gpc::RgbaMatrix m = gpc::rgba_matrix_of (&info);
-  GST_INFO_OBJECT (self, "%s %dx%d (colorimetry %s: Kr %.4f Kb %.4f, %s range) to RGBA in %s "
+  GST_INFO_OBJECT (self, "%s %dx%d (colorimetry %s: Kr %.4f Kb %.4f, %s range) to %s in %s "
       "memory", GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
       GST_VIDEO_INFO_HEIGHT (&info), GST_STR_NULL (colorimetry), m.kr, m.kb,
-      gpc::rgba_full_range_of (&info) ? "full" : "limited",
+      gpc::rgba_full_range_of (&info) ? "full" : "limited", GST_VIDEO_INFO_NAME (&out_info),
       self->vulkan_out ? "Vulkan image" : "system");
   g_free (colorimetry);
   return TRUE;
@@ -810,8 +851,8 @@ gst_vk_rgba_convert_class_init (GstVkRgbaConvertClass * klass)
       GPC_RGBA_INPUT_FORMATS_8BIT " }" SIZE_CAPS "; "
       "video/x-raw, format = (string) { " GPC_RGBA_INPUT_FORMATS " }" SIZE_CAPS);
   GstCaps *src = gst_caps_from_string (
-      "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "), format = (string) RGBA"
-      SIZE_CAPS "; video/x-raw, format = (string) RGBA" SIZE_CAPS);
+      "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "), format = (string) { RGBA, BGRA }"
+      SIZE_CAPS "; video/x-raw, format = (string) { RGBA, BGRA }" SIZE_CAPS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
   gst_element_class_add_pad_template (element_class,

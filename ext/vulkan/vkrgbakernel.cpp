@@ -13,6 +13,7 @@ struct RgbaPush {
   uint32_t width, height;
   uint32_t layout, bytes, sub_x, sub_y, max;
   int32_t c_y, r_cr, g_cb, g_cr, b_cb, y_off, c_off;
+  uint32_t swap_rb;
 };
 
 /* The shader's local size. */
@@ -36,7 +37,8 @@ VkRgbaKernel::~VkRgbaKernel ()
 }
 
 bool VkRgbaKernel::record (VkExec *exec, const RgbaPlane planes[4], GstVulkanImageView *view,
-    const RgbaFormat &f, const RgbaCoeffs &c, uint32_t w, uint32_t h, GError **error)
+    const RgbaFormat &f, const RgbaCoeffs &c, uint32_t w, uint32_t h, bool swap_rb,
+    GError **error)
 {
   RgbaPush pc = {};
   VkDescriptorBufferInfo bufs[4];
@@ -60,6 +62,7 @@ bool VkRgbaKernel::record (VkExec *exec, const RgbaPlane planes[4], GstVulkanIma
   pc.b_cb = c.b_cb;
   pc.y_off = c.y_off;
   pc.c_off = c.c_off;
+  pc.swap_rb = swap_rb;
 
   /* Everything the image held before is overwritten: its old contents need
    * not survive the transition, but earlier readers (downstream, on this

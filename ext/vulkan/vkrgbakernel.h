@@ -28,13 +28,16 @@ class VkRgbaKernel {
    * not read may repeat plane 0) into `view`'s image: the image goes to
    * VK_IMAGE_LAYOUT_GENERAL for the shader's writes (its barrier state
    * updated, so that whoever reads it next on the queue synchronises) and
-   * `view` is kept until the submission's fence. */
+   * `view` is kept until the submission's fence. With `swap_rb` the texels
+   * hold B, G, R, A (a BGRA picture's bytes, for a raw copy into a
+   * B8G8R8A8 image or a buffer). */
   bool record (VkExec *exec, const RgbaPlane planes[4], GstVulkanImageView *view,
       const RgbaFormat &format, const RgbaCoeffs &coeffs, uint32_t width, uint32_t height,
-      GError **error);
+      bool swap_rb, GError **error);
 
-  /* Usage the output images need (storage for the shader, transfers for
-   * vulkandownload and our own download, sampled for vulkansink). */
+  /* Usage of the images the shader writes (storage for the shader,
+   * transfers for vulkandownload, vulkansink's blit and our own download,
+   * sampled for vulkancolorconvert). */
   static constexpr VkImageUsageFlags kImageUsage = VK_IMAGE_USAGE_STORAGE_BIT |
       VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
       VK_IMAGE_USAGE_SAMPLED_BIT;

@@ -110,23 +110,31 @@ make_case (gpc_test::Rng &rng, GstVideoFormat format, unsigned w, unsigned h)
 }
 
 void
-check_output (GstBuffer *out, const Case &c, const char *path)
+check_output (GstBuffer *out, const Case &c, const char *path, bool bgra)
 {
   const guint w = GST_VIDEO_INFO_WIDTH (&c.info), h = GST_VIDEO_INFO_HEIGHT (&c.info);
   GstVideoInfo oi;
-  gst_video_info_set_format (&oi, GST_VIDEO_FORMAT_RGBA, w, h);
+  gst_video_info_set_format (&oi, bgra ? GST_VIDEO_FORMAT_BGRA : GST_VIDEO_FORMAT_RGBA, w, h);
+  std::vector<uint8_t> swapped;
+  const std::vector<uint8_t> *ref = &c.want;
+  if (bgra) {
+    swapped = c.want;
+    for (size_t i = 0; i < swapped.size (); i += 4)
+      std::swap (swapped[i], swapped[i + 2]);
+    ref = &swapped;
+  }
   GstVideoFrame f;
   fail_unless (gst_video_frame_map (&f, &oi, out, GST_MAP_READ), "%s", c.name.c_str ());
   for (guint y = 0; y < h; y++) {
     const uint8_t *row = (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0) +
         y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0);
-    const uint8_t *want = c.want.data () + (size_t) y * w * 4;
+    const uint8_t *want = ref->data () + (size_t) y * w * 4;
     if (memcmp (row, want, (size_t) w * 4) == 0)
       continue;
     for (guint x = 0; x < w * 4; x++)
       if (row[x] != want[x])
-        fail ("%s via %s: pixel (%u, %u) component %u is %u, the reference says %u",
-            c.name.c_str (), path, x / 4, y, x % 4, row[x], want[x]);
+        fail ("%s via %s%s: pixel (%u, %u) byte %u is %u, the reference says %u",
+            c.name.c_str (), path, bgra ? " (BGRA)" : "", x / 4, y, x % 4, row[x], want[x]);
   }
   gst_video_frame_unmap (&f);
 }
@@ -248,10 +256,11 @@ typedef GstBuffer *(*Convert) (Device *, const Case &);
  * harness `h`, then EOS, and checks every output against the reference. */
 void
 run_harness (GstHarness *h, const std::vector<Case> &cases, size_t first, size_t n,
-    const char *in_feature, bool vulkan_out, const char *path, Device *dev, Convert convert)
+    const char *in_feature, bool vulkan_out, const char *path, Device *dev, Convert convert,
+    bool bgra = false)
 {
-  gst_harness_set_sink_caps_str (h, vulkan_out ? "video/x-raw" :
-      "video/x-raw, format = (string) RGBA");
+  gst_harness_set_sink_caps_str (h, vulkan_out ? "video/x-raw" : bgra ?
+      "video/x-raw, format = (string) BGRA" : "video/x-raw, format = (string) RGBA");
   gst_harness_play (h);
   for (size_t i = first; i < first + n; i++) {
     const Case &c = cases[i];
@@ -272,7 +281,7 @@ run_harness (GstHarness *h, const std::vector<Case> &cases, size_t first, size_t
     GstBuffer *out = gst_harness_try_pull (h);
     fail_unless (out != NULL, "missing output %zu (%s)", i, cases[i].name.c_str ());
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 25);
-    check_output (out, cases[i], path);
+    check_output (out, cases[i], path, bgra);
     gst_buffer_unref (out);
   }
   fail_unless (gst_harness_try_pull (h) == NULL);
@@ -300,10 +309,12 @@ make_harness (const char *launch, Device *dev)
  * between pictures). `prefix` goes before vkrgbaconvert. */
 void
 run_cases (const std::vector<Case> &cases, const char *in_feature, bool vulkan_out,
-    const char *path, Device *dev = nullptr, Convert convert = nullptr, const char *prefix = "")
+    const char *path, Device *dev = nullptr, Convert convert = nullptr, const char *prefix = "",
+    bool bgra = false)
 {
   std::string launch = std::string (prefix) + "vkrgbaconvert" + (vulkan_out ?
-      " ! video/x-raw(memory:VulkanImage) ! vulkandownload" : "");
+      std::string (" ! video/x-raw(memory:VulkanImage), format = ") + (bgra ? "BGRA" : "RGBA") +
+      " ! vulkandownload" : "");
   size_t i = 0;
   while (i < cases.size ()) {
     size_t n = 1;
@@ -315,7 +326,7 @@ run_cases (const std::vector<Case> &cases, const char *in_feature, bool vulkan_o
           GST_VIDEO_INFO_HEIGHT (&cases[i + n].info) == GST_VIDEO_INFO_HEIGHT (&cases[i].info))
         n++;
     GstHarness *h = make_harness (launch.c_str (), dev);
-    run_harness (h, cases, i, n, in_feature, vulkan_out, path, dev, convert);
+    run_harness (h, cases, i, n, in_feature, vulkan_out, path, dev, convert, bgra);
     gst_harness_teardown (h);
     i += n;
   }
@@ -340,11 +351,13 @@ clear_cases (std::vector<Case> &cases)
 
 } // namespace
 
-/* System memory in, every format, both outputs. */
+/* System memory in, every format, both outputs, RGBA and BGRA (what
+ * vulkansink's X11 swapchains take). */
 GST_START_TEST (system_memory_in)
 {
   gpc_test::Rng rng = gpc_test::rng ("system");
-  for (int vulkan_out = 1; vulkan_out >= 0; vulkan_out--) {
+  for (int mode = 3; mode >= 0; mode--) {
+    const bool vulkan_out = mode & 1, bgra = mode & 2;
     std::vector<Case> cases;
     for (GstVideoFormat f : kFormats)
       for (int i = 0; i < 2; i++) {
@@ -353,7 +366,7 @@ GST_START_TEST (system_memory_in)
         cases.push_back (make_case (rng, f, w, h));
       }
     run_cases (cases, NULL, vulkan_out, vulkan_out ? "system memory to VulkanImage" :
-        "system memory to system memory");
+        "system memory to system memory", NULL, NULL, "", bgra);
     clear_cases (cases);
     gpc_vk_test_check_validation ();
   }
