@@ -11,6 +11,7 @@
 
 #include "gstvkvmafmotion.h"
 #include "gstvkproresdec.h"
+#include "gstvkrgbaconvert.h"
 #include "gstvkvvcalf.h"
 
 static gboolean
@@ -20,6 +21,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (vkvmafmotion, plugin);
   ret |= GST_ELEMENT_REGISTER (vkvvcalf, plugin);
   ret |= GST_ELEMENT_REGISTER (vkproresdec, plugin);
+  ret |= GST_ELEMENT_REGISTER (vkrgbaconvert, plugin);
   return ret;
 }
 

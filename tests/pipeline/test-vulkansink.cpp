@@ -9,9 +9,14 @@
  *
  * Why this shape: GStreamer 1.22's vulkansink takes 8-bit RGB(A) Vulkan
  * images only, and its only converter (vulkancolorconvert) takes images, not
- * buffers. Our decoders and vkvvcalf output VulkanBuffer memory (10/12-bit
- * formats 1.22 has no image format for), so they cannot feed it without a
- * readback; vkvmafmotion passes 8-bit YUV images through untouched.
+ * buffers; vkvmafmotion passes 8-bit YUV images through untouched.
+ *
+ * Our decoders and vkvvcalf output VulkanBuffer memory (10/12-bit formats
+ * 1.22 has no image format for): vkrgbaconvert turns those into RGBA / BGRA
+ * images on the GPU, so they reach the screen without a readback too:
+ *   filesrc ! qtdemux ! vkproresdec ! vkrgbaconvert ! vulkansink
+ *   videotestsrc ! I420_10LE ! vkvvcalf ! vkvmafmotion ! vkrgbaconvert
+ *     ! vulkansink
  *
  * Needs a display: skips (exit 77) without DISPLAY / WAYLAND_DISPLAY. With
  * Xvfb (Debian package xvfb):  xvfb-run -a meson test -C build vulkansink
@@ -30,6 +35,7 @@ extern "C" {
 
 #include <string.h>
 
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -106,6 +112,88 @@ run_to_eos (GstElement *pipe, int *scores)
   return !window_failed;
 }
 
+
+/* Buffers reaching the sink, and those that were not Vulkan images. */
+struct SinkCount {
+  std::mutex lock;
+  int buffers = 0;
+  int not_image = 0;
+};
+
+GstPadProbeReturn
+count_images (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  SinkCount *c = static_cast<SinkCount *> (data);
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  std::lock_guard<std::mutex> g (c->lock);
+  c->buffers++;
+  for (guint i = 0; i < gst_buffer_n_memory (buf); i++)
+    if (!gst_is_vulkan_image_memory (gst_buffer_peek_memory (buf, i)))
+      c->not_image++;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Runs `launch` to EOS on the screen (retrying when the display refuses
+ * a window), checks that `frames` Vulkan images reached the sink (and as
+ * many vkvmafmotion scores where `scored`), every element of `names` is on
+ * one device, and no validation error was reported. */
+void
+show (const char *launch, std::initializer_list<const char *> names, int frames, bool scored)
+{
+  printf ("%s\n", launch);
+  GstElement *pipe = NULL;
+  int scores = 0;
+  SinkCount *count = NULL;
+  for (int attempt = 0;; attempt++) {
+    fail_unless (attempt < 3, "vulkansink could not open a window three times");
+    pipe = gst_parse_launch (launch, NULL);
+    fail_unless (pipe != NULL);
+    delete count;
+    count = new SinkCount ();
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+    GstPad *pad = gst_element_get_static_pad (sink, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_images, count, NULL);
+    gst_object_unref (pad);
+    gst_object_unref (sink);
+    if (run_to_eos (pipe, &scores))
+      break;
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (pipe);
+    g_usleep (100 * 1000);
+  }
+  if (scored)
+    fail_unless_equals_int (scores, frames);
+  fail_unless_equals_int (count->buffers, frames);
+  fail_unless_equals_int (count->not_image, 0);
+
+  /* One device from the first Vulkan element to the swapchain. */
+  GstVulkanDevice *first = NULL;
+  const char *first_name = NULL;
+  for (const char *name : names) {
+    GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), name);
+    GstVulkanDevice *d = gpc_vk_test_device_of (e);
+    fail_unless (d != NULL, "%s reports no device", name);
+    if (!first) {
+      first = (GstVulkanDevice *) gst_object_ref (d);
+      first_name = name;
+    }
+    fail_unless (d == first, "%s is on another device than %s", name, first_name);
+    gst_object_unref (d);
+    gst_object_unref (e);
+  }
+  gst_object_unref (first);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  delete count;
+
+  std::lock_guard<std::mutex> g (lock);
+  for (const std::string &e : errors)
+    printf ("VALIDATION ERROR: %s\n", e.c_str ());
+  printf ("%d frames shown on one device (%d scored); %d upstream vulkancolorconvert errors "
+      "(%s) tolerated\n", frames, scores, tolerated, kUpstreamVuid);
+  fail_unless (errors.empty (), "%zu Vulkan validation errors (printed above)", errors.size ());
+}
+
 } // namespace
 
 GST_START_TEST (motion_to_screen)
@@ -117,45 +205,49 @@ GST_START_TEST (motion_to_screen)
       "video/x-raw,format=NV12,width=%u,height=%u ! vulkanupload name=up ! "
       "video/x-raw(memory:VulkanImage) ! vkvmafmotion name=motion ! vulkancolorconvert name=conv ! "
       "vulkansink name=sink sync=false", frames, w, h);
-  printf ("%s\n", launch);
-  GstElement *pipe = NULL;
-  int scores = 0;
-  for (int attempt = 0;; attempt++) {
-    fail_unless (attempt < 3, "vulkansink could not open a window three times");
-    pipe = gst_parse_launch (launch, NULL);
-    fail_unless (pipe != NULL);
-    if (run_to_eos (pipe, &scores))
-      break;
-    gst_element_set_state (pipe, GST_STATE_NULL);
-    gst_object_unref (pipe);
-    g_usleep (100 * 1000);
-  }
+  show (launch, { "up", "motion", "conv", "sink" }, frames, true);
   g_free (launch);
-  fail_unless_equals_int (scores, frames);
+}
+GST_END_TEST;
 
-  /* One device from the upload to the swapchain. */
-  static const char *names[] = { "up", "motion", "conv", "sink" };
-  GstVulkanDevice *first = NULL;
-  for (const char *name : names) {
-    GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), name);
-    GstVulkanDevice *d = gpc_vk_test_device_of (e);
-    fail_unless (d != NULL, "%s reports no device", name);
-    if (!first)
-      first = (GstVulkanDevice *) gst_object_ref (d);
-    fail_unless (d == first, "%s is on another device than %s", name, names[0]);
-    gst_object_unref (d);
-    gst_object_unref (e);
+/* Our Vulkan-buffer chains through vkrgbaconvert: the decoder's pictures,
+ * and vkvvcalf's filtered 10-bit pictures scored by vkvmafmotion. */
+GST_START_TEST (rgbaconvert_to_screen)
+{
+  gpc_test::Rng rng = gpc_test::rng ("vulkansink-rgba");
+  std::string clip = gpc_test::media_dir () + "/prores/ks_lt_1282x722.mov";
+  gchar *launch = g_strdup_printf ("filesrc location=\"%s\" ! qtdemux ! vkproresdec name=dec ! "
+      "video/x-raw(memory:VulkanBuffer) ! vkrgbaconvert name=rgba ! vulkansink name=sink "
+      "sync=false", clip.c_str ());
+  /* Frames in the clip: as many as the decoder outputs to fakesink. */
+  gchar *count_launch = g_strdup_printf ("filesrc location=\"%s\" ! qtdemux ! vkproresdec ! "
+      "fakesink name=sink", clip.c_str ());
+  GstElement *counter = gst_parse_launch (count_launch, NULL);
+  g_free (count_launch);
+  SinkCount decoded;
+  {
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (counter), "sink");
+    GstPad *pad = gst_element_get_static_pad (sink, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_images, &decoded, NULL);
+    gst_object_unref (pad);
+    gst_object_unref (sink);
+    int unused;
+    fail_unless (run_to_eos (counter, &unused));
+    gst_element_set_state (counter, GST_STATE_NULL);
+    gst_object_unref (counter);
   }
-  gst_object_unref (first);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (pipe);
+  fail_unless (decoded.buffers > 0);
+  show (launch, { "dec", "rgba", "sink" }, decoded.buffers, false);
+  g_free (launch);
 
-  std::lock_guard<std::mutex> g (lock);
-  for (const std::string &e : errors)
-    printf ("VALIDATION ERROR: %s\n", e.c_str ());
-  printf ("%d frames scored and shown on one device; %d upstream vulkancolorconvert errors "
-      "(%s) tolerated\n", scores, tolerated, kUpstreamVuid);
-  fail_unless (errors.empty (), "%zu Vulkan validation errors (printed above)", errors.size ());
+  const int frames = 30;
+  unsigned w = 8 * (unsigned) rng.range (10, 40), h = 8 * (unsigned) rng.range (8, 30);
+  launch = g_strdup_printf ("videotestsrc num-buffers=%d pattern=ball ! "
+      "video/x-raw,format=I420_10LE,width=%u,height=%u ! vkvvcalf name=alf fixed-filter-set=%d ! "
+      "vkvmafmotion name=motion ! vkrgbaconvert name=rgba ! vulkansink name=sink sync=false",
+      frames, w, h, (int) rng.range (-1, 15));
+  show (launch, { "alf", "motion", "rgba", "sink" }, frames, true);
+  g_free (launch);
 }
 GST_END_TEST;
 
@@ -178,5 +270,7 @@ main (int argc, char **argv)
   TCase *tc = tcase_create ("general");
   suite_add_tcase (s, tc);
   tcase_add_test (tc, motion_to_screen);
+  if (gst_element_factory_find ("vkrgbaconvert"))
+    tcase_add_test (tc, rgbaconvert_to_screen);
   return gst_check_run_suite (s, "vulkansink", __FILE__);
 }

@@ -141,11 +141,20 @@ bool VkExec::dispatch (VkKernel *kernel, const VkDescriptorBufferInfo *infos, ui
     const void *push, uint32_t push_size, uint32_t gx, uint32_t gy, uint32_t gz,
     GError **error)
 {
+  return dispatch (kernel, infos, n_infos, nullptr, 0, push, push_size, gx, gy, gz, error);
+}
+
+bool VkExec::dispatch (VkKernel *kernel, const VkDescriptorBufferInfo *infos, uint32_t n_infos,
+    const VkDescriptorImageInfo *images, uint32_t n_images, const void *push,
+    uint32_t push_size, uint32_t gx, uint32_t gy, uint32_t gz, GError **error)
+{
   VkDescriptorSet set = kernel->acquire_set (error);
   if (set == VK_NULL_HANDLE)
     return false;
   sets_.emplace_back (kernel, set);
   kernel->write_set (set, infos, n_infos);
+  if (n_images)
+    kernel->write_images (set, images, n_images);
   vkCmdBindPipeline (cmd_->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, kernel->pipeline ());
   vkCmdBindDescriptorSets (cmd_->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, kernel->layout (), 0, 1,
       &set, 0, nullptr);

@@ -45,6 +45,12 @@ class VkExec {
   bool dispatch (VkKernel *kernel, const VkDescriptorBufferInfo *infos, uint32_t n_infos,
       const void *push, uint32_t push_size, uint32_t groups_x, uint32_t groups_y,
       uint32_t groups_z, GError **error);
+  /* The same with storage images after the buffers (the kernel's
+   * n_storage_images; each view in VK_IMAGE_LAYOUT_GENERAL, see barrier()). */
+  bool dispatch (VkKernel *kernel, const VkDescriptorBufferInfo *infos, uint32_t n_infos,
+      const VkDescriptorImageInfo *images, uint32_t n_images, const void *push,
+      uint32_t push_size, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z,
+      GError **error);
 
   /* Keeps a reference (GstBuffer, GstMemory, ...) until the GPU is done. */
   void keep (GstMiniObject *obj);

@@ -17,6 +17,7 @@ VkKernel *VkKernel::create (GstVulkanDevice *device, const Spec &spec, GError **
   VkResult res;
   k->device_ = (GstVulkanDevice *) gst_object_ref (device);
   k->n_bindings_ = spec.n_storage_buffers;
+  k->n_images_ = spec.n_storage_images;
 
   VkShaderModuleCreateInfo mi = {};
   mi.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
@@ -27,11 +28,12 @@ VkKernel *VkKernel::create (GstVulkanDevice *device, const Spec &spec, GError **
     goto fail;
 
   {
-    std::vector<VkDescriptorSetLayoutBinding> b (spec.n_storage_buffers);
-    for (uint32_t i = 0; i < spec.n_storage_buffers; i++) {
+    std::vector<VkDescriptorSetLayoutBinding> b (spec.n_storage_buffers + spec.n_storage_images);
+    for (uint32_t i = 0; i < b.size (); i++) {
       b[i] = {};
       b[i].binding = i;
-      b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      b[i].descriptorType = i < spec.n_storage_buffers ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER :
+          VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
       b[i].descriptorCount = 1;
       b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
@@ -108,13 +110,15 @@ VkKernel::~VkKernel ()
 
 bool VkKernel::grow_pool (GError **error)
 {
-  VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    kSetsPerPool * (n_bindings_ ? n_bindings_ : 1) };
+  VkDescriptorPoolSize sizes[2] = {
+    { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * (n_bindings_ ? n_bindings_ : 1) },
+    { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetsPerPool * n_images_ },
+  };
   VkDescriptorPoolCreateInfo pi = {};
   pi.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
   pi.maxSets = kSetsPerPool;
-  pi.poolSizeCount = 1;
-  pi.pPoolSizes = &size;
+  pi.poolSizeCount = n_images_ ? 2 : 1;
+  pi.pPoolSizes = sizes;
   VkDescriptorPool pool;
   VkResult res = vkCreateDescriptorPool (device_->device, &pi, nullptr, &pool);
   if (!gpc_vk_check (res, error, "vkCreateDescriptorPool"))
@@ -162,6 +166,21 @@ void VkKernel::write_set (VkDescriptorSet set, const VkDescriptorBufferInfo *inf
     w[i].descriptorCount = 1;
     w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     w[i].pBufferInfo = &infos[i];
+  }
+  vkUpdateDescriptorSets (device_->device, n, w.data (), 0, nullptr);
+}
+
+void VkKernel::write_images (VkDescriptorSet set, const VkDescriptorImageInfo *infos, uint32_t n)
+{
+  std::vector<VkWriteDescriptorSet> w (n);
+  for (uint32_t i = 0; i < n; i++) {
+    w[i] = {};
+    w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w[i].dstSet = set;
+    w[i].dstBinding = n_bindings_ + i;
+    w[i].descriptorCount = 1;
+    w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    w[i].pImageInfo = &infos[i];
   }
   vkUpdateDescriptorSets (device_->device, n, w.data (), 0, nullptr);
 }

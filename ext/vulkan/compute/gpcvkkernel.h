@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A compute pipeline made from embedded SPIR-V: shader module, a descriptor
- * set layout of storage buffers, push constants, specialization constants,
+ * set layout of storage buffers (then storage images, if any), push
+ * constants, specialization constants,
  * and a recycling supply of descriptor sets (a set goes back to the supply
  * when the fence of the submission that used it signals).
  */
@@ -23,6 +24,9 @@ class VkKernel {
     uint32_t n_storage_buffers; /* bindings 0 .. n-1, all storage buffers */
     uint32_t push_constant_size;
     std::vector<uint32_t> spec_constants; /* constant_id 0 .. n-1 */
+    /* Storage images at bindings n_storage_buffers .. + n - 1 (written in
+     * VK_IMAGE_LAYOUT_GENERAL, e.g. vkrgbaconvert's output). */
+    uint32_t n_storage_images = 0;
   };
 
   ~VkKernel ();
@@ -41,6 +45,8 @@ class VkKernel {
 
   /* Points binding i of `set` at each (buffer, offset, range). */
   void write_set (VkDescriptorSet set, const VkDescriptorBufferInfo *infos, uint32_t n);
+  /* Points the i-th storage image binding of `set` at each view. */
+  void write_images (VkDescriptorSet set, const VkDescriptorImageInfo *infos, uint32_t n);
 
  private:
   VkKernel () {}
@@ -52,6 +58,7 @@ class VkKernel {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   uint32_t n_bindings_ = 0;
+  uint32_t n_images_ = 0;
 
   std::mutex lock_;
   std::vector<VkDescriptorPool> pools_;

@@ -1,0 +1,17 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_VK_RGBA_CONVERT (gst_vk_rgba_convert_get_type ())
+G_DECLARE_FINAL_TYPE (GstVkRgbaConvert, gst_vk_rgba_convert, GST, VK_RGBA_CONVERT,
+    GstBaseTransform)
+
+GST_ELEMENT_REGISTER_DECLARE (vkrgbaconvert);
+
+G_END_DECLS
