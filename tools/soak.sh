@@ -4,7 +4,8 @@
 # nvidia-smi exists, GPU memory every INTERVAL seconds. Memory must stay flat.
 #   tools/soak.sh NAME DURATION [INTERVAL]
 # NAME: vkvmafmotion, vkvmafmotion-gpu, vkvvcalf, cudaflacdec, vkproresdec
-# (needs SOAK_CLIP), vkproresdec-loop (needs SOAK_FRAMES, SOAK_W, SOAK_H), or
+# (needs SOAK_CLIP), vkproresdec-loop and gpu-chain (need SOAK_FRAMES, SOAK_W,
+# SOAK_H), or
 # anything with SOAK_PIPELINE set.
 # Writes $OUT/soak-NAME.csv (or ./soak-NAME.csv) and prints first/last/max RSS.
 set -uo pipefail
@@ -36,6 +37,14 @@ case $name in
     pipe="multifilesrc location=$SOAK_FRAMES/f%03d.bin start-index=1 stop-index=$n loop=true
       caps=video/x-prores,variant=(string)hq,width=${SOAK_W:?},height=${SOAK_H:?},framerate=25/1
       ! vkproresdec ! video/x-raw(memory:VulkanBuffer) ! vkvmafmotion ! fakesink" ;;
+  gpu-chain)
+    # The whole GPU chain of the issue on the looped ProRes frames: decoder,
+    # ALF, motion and the RGBA converter, frames on the GPU from end to end.
+    n=$(ls "${SOAK_FRAMES:?set SOAK_FRAMES to a folder of f001.bin ...}"/f*.bin | wc -l)
+    pipe="multifilesrc location=$SOAK_FRAMES/f%03d.bin start-index=1 stop-index=$n loop=true
+      caps=video/x-prores,variant=(string)hq,width=${SOAK_W:?},height=${SOAK_H:?},framerate=25/1
+      ! vkproresdec ! video/x-raw(memory:VulkanBuffer) ! vkvvcalf fixed-filter-set=5 ! vkvmafmotion
+      ! vkrgbaconvert ! video/x-raw(memory:VulkanImage) ! fakesink" ;;
   *)
     if [ -n "${SOAK_PIPELINE:-}" ]; then pipe=$SOAK_PIPELINE; else echo "unknown NAME; set SOAK_PIPELINE"; exit 2; fi ;;
 esac
