@@ -48,14 +48,13 @@
 #include <gst/video/video.h>
 #include "compute/gpcvk.h"
 
-#include <deque>
 #include <vector>
 
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkcontext.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkplane.h"
-#include "pushpending.h"
+#include "pendingframes.h"
 #include "rgba-convert-video.h"
 #include "vkrgbakernel.h"
 
@@ -64,7 +63,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_vk_rgba_convert_debug);
 
 #define MAX_FRAMES_IN_FLIGHT 16
 /* A submission that takes longer than this means a lost or hung device. */
-#define GPU_TIMEOUT_NS (10 * GST_SECOND)
 
 #define SIZE_CAPS ", width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
     "framerate = (fraction) [ 0, max ]"
@@ -74,15 +72,6 @@ enum
   PROP_0,
   PROP_DEVICE_INDEX,
   PROP_FRAMES_IN_FLIGHT,
-};
-
-/* A picture submitted to the GPU. */
-struct PendingFrame
-{
-  GstBuffer *out;               /* Vulkan image output, or NULL */
-  GstBuffer *staging;           /* host-visible RGBA (system output), or NULL */
-  GstBuffer *in;                /* for timestamps and flags (system output) */
-  GstVulkanFence *fence;
 };
 
 /* Output images, recycled once nobody else holds them. 1.22's image pool
@@ -159,7 +148,7 @@ struct _GstVkRgbaConvert
   gpc::RgbaFormat format;
   gpc::RgbaCoeffs coeffs;
 
-  std::deque < PendingFrame > *pending;
+  gpc::PendingFrames *pending;
 };
 
 #define gst_vk_rgba_convert_parent_class parent_class
@@ -257,17 +246,6 @@ upload_system_frame (GstVkRgbaConvert * self, GstBuffer * buf, gpc::RgbaPlane pl
   return ok;
 }
 
-static void
-pending_clear (PendingFrame & f)
-{
-  gst_clear_buffer (&f.out);
-  gst_clear_buffer (&f.staging);
-  gst_clear_buffer (&f.in);
-  if (f.fence)
-    gst_vulkan_fence_unref (f.fence);
-  f.fence = NULL;
-}
-
 /* Submits what was recorded so far and forgets it (after an error). */
 static void
 abandon_recording (GstVkRgbaConvert * self)
@@ -284,7 +262,7 @@ submit_frame (GstVkRgbaConvert * self, GstBuffer * buf)
   GError *error = NULL;
   gpc::VkExec * exec = self->exec;
   gpc::RgbaPlane in[4] = { };
-  PendingFrame f = { NULL, NULL, NULL, NULL };
+  gpc::PendingFrame f;
   GstMemory *image = NULL;
   GstVulkanImageView *view = NULL;
   const guint w = GST_VIDEO_INFO_WIDTH (&self->info), h = GST_VIDEO_INFO_HEIGHT (&self->info);
@@ -422,74 +400,16 @@ gpu_error:
     gst_vulkan_image_view_unref (view);
   if (image)
     gst_memory_unref (image);
-  pending_clear (f);
+  f.clear ();
   gst_buffer_unref (buf);
   return GST_FLOW_ERROR;
-}
-
-/* Waits for the oldest picture and returns its output buffer; NULL with an
- * element error posted when the GPU failed. */
-static GstBuffer *
-complete_oldest (GstVkRgbaConvert * self, GstFlowReturn * ret)
-{
-  PendingFrame f = self->pending->front ();
-  self->pending->pop_front ();
-  GError *error = NULL;
-  GstBuffer *out = NULL;
-
-  if (!self->exec->wait (f.fence, GPU_TIMEOUT_NS, &error)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("The Vulkan device failed while converting"), ("%s", error->message));
-    g_clear_error (&error);
-    pending_clear (f);
-    *ret = GST_FLOW_ERROR;
-    return NULL;
-  }
-  *ret = GST_FLOW_OK;
-  if (f.out) {
-    out = f.out;
-    f.out = NULL;
-  } else {
-    /* Internal download: tight RGBA rows are the caps' layout. */
-    gsize size = GST_VIDEO_INFO_SIZE (&self->out_info);
-    GstMemory *smem = gst_buffer_peek_memory (f.staging, 0);
-    GstMapInfo map;
-    out = gst_buffer_new_allocate (NULL, size, NULL);
-    if (!gst_memory_map (smem, &map, GST_MAP_READ)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Cannot read the converted picture"),
-          (NULL));
-      gst_buffer_unref (out);
-      pending_clear (f);
-      *ret = GST_FLOW_ERROR;
-      return NULL;
-    }
-    gst_buffer_fill (out, 0, map.data, size);
-    gst_memory_unmap (smem, &map);
-    gst_buffer_copy_into (out, f.in, (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS |
-            GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
-  }
-  pending_clear (f);
-  return out;
 }
 
 /* Pushes every pending picture downstream, in order. */
 static GstFlowReturn
 drain (GstVkRgbaConvert * self)
 {
-  return gpc::push_pending (GST_BASE_TRANSFORM_SRC_PAD (self), *self->pending,
-      [self] (GstFlowReturn * r) { return complete_oldest (self, r); });
-}
-
-/* Drops pending pictures (flush): waits for the GPU, pushes nothing. */
-static void
-discard_pending (GstVkRgbaConvert * self)
-{
-  while (!self->pending->empty ()) {
-    PendingFrame f = self->pending->front ();
-    self->pending->pop_front ();
-    self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
-    pending_clear (f);
-  }
+  return self->pending->drain (*self->exec, GST_VIDEO_INFO_SIZE (&self->out_info));
 }
 
 /* ------------------------------------------------------ GstBaseTransform */
@@ -511,17 +431,8 @@ static GstFlowReturn
 gst_vk_rgba_convert_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstVkRgbaConvert *self = GST_VK_RGBA_CONVERT (trans);
-  GstFlowReturn ret = GST_FLOW_OK;
-  *outbuf = NULL;
-  if (self->pending->empty ())
-    return GST_FLOW_OK;
-  /* Never wait for the picture just submitted unless the window is full:
-   * the GPU works on it while the next one arrives. */
-  PendingFrame & oldest = self->pending->front ();
-  if (self->pending->size () > self->frames_in_flight
-      || gst_vulkan_fence_is_signaled (oldest.fence))
-    *outbuf = complete_oldest (self, &ret);
-  return ret;
+  return self->pending->generate_output (*self->exec, self->frames_in_flight,
+      GST_VIDEO_INFO_SIZE (&self->out_info), outbuf);
 }
 
 static gboolean
@@ -532,7 +443,7 @@ gst_vk_rgba_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_STOP:
       if (self->exec)
-        discard_pending (self);
+        self->pending->discard (*self->exec);
       break;
     default:
       /* Serialized events (EOS, caps, segments) must not overtake the
@@ -722,7 +633,7 @@ gst_vk_rgba_convert_stop (GstBaseTransform * trans)
   GstVkRgbaConvert *self = GST_VK_RGBA_CONVERT (trans);
 
   if (self->exec) {
-    discard_pending (self);
+    self->pending->discard (*self->exec);
     self->exec->wait_idle ();
   }
   delete self->images;
@@ -818,7 +729,7 @@ gst_vk_rgba_convert_init (GstVkRgbaConvert * self)
 {
   gpc_vk_context_init (&self->vk);
   self->frames_in_flight = 2;
-  self->pending = new std::deque < PendingFrame > ();
+  self->pending = new gpc::PendingFrames (GST_BASE_TRANSFORM (self), "converting", "converted");
 }
 
 static void

@@ -54,7 +54,6 @@
 
 #include <string.h>
 
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -67,14 +66,13 @@
 #include "vvcalf-builder.h"
 #include "vvcalf-derive.h"
 #include "vvcalf-json.h"
-#include "pushpending.h"
+#include "pendingframes.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vvc_alf_debug);
 #define GST_CAT_DEFAULT gst_vk_vvc_alf_debug
 
 #define MAX_FRAMES_IN_FLIGHT 16
 /* A submission that takes longer than this means a lost or hung device. */
-#define GPU_TIMEOUT_NS (10 * GST_SECOND)
 
 #define FORMATS "GRAY8, I420, I420_10LE, I420_12LE, Y42B, I422_10LE, I422_12LE, " \
     "Y444, Y444_10LE, Y444_12LE"
@@ -127,15 +125,6 @@ params_source_get_type (void)
   }
   return type;
 }
-
-/* A picture submitted to the GPU. */
-struct PendingFrame
-{
-  GstBuffer *out;               /* Vulkan output, or NULL */
-  GstBuffer *staging;           /* host-visible output (system memory), or NULL */
-  GstBuffer *in;                /* for timestamps and flags (system output) */
-  GstVulkanFence *fence;
-};
 
 /* Device-local output planes, recycled once nobody holds them (memory
  * reference count: buffers downstream may be copied, their memory shared). */
@@ -209,7 +198,7 @@ struct _GstVkVvcAlf
   GstBuffer *params_buf;
   guint64 picture_index;
 
-  std::deque < PendingFrame > *pending;
+  gpc::PendingFrames *pending;
 };
 
 #define gst_vk_vvc_alf_parent_class parent_class
@@ -472,7 +461,7 @@ upload_system_frame (GstVkVvcAlf * self, GstBuffer * buf, gpc::AlfPlane planes[3
 /* Output buffers: one device-local storage buffer per plane (Vulkan
  * output), or one host-visible buffer in the caps' layout (system output). */
 static gboolean
-alloc_output (GstVkVvcAlf * self, PendingFrame * f, gpc::AlfPlane planes[3], GError ** error)
+alloc_output (GstVkVvcAlf * self, gpc::PendingFrame * f, gpc::AlfPlane planes[3], GError ** error)
 {
   const GstVideoInfo *info = &self->info;
   const guint n = GST_VIDEO_INFO_N_PLANES (info);
@@ -506,17 +495,6 @@ alloc_output (GstVkVvcAlf * self, PendingFrame * f, gpc::AlfPlane planes[3], GEr
   return TRUE;
 }
 
-static void
-pending_clear (PendingFrame & f)
-{
-  gst_clear_buffer (&f.out);
-  gst_clear_buffer (&f.staging);
-  gst_clear_buffer (&f.in);
-  if (f.fence)
-    gst_vulkan_fence_unref (f.fence);
-  f.fence = NULL;
-}
-
 /* Records and submits one picture. Takes @buf. */
 static GstFlowReturn
 submit_frame (GstVkVvcAlf * self, GstBuffer * buf)
@@ -526,7 +504,7 @@ submit_frame (GstVkVvcAlf * self, GstBuffer * buf)
   gpc::VvcAlfParams storage;
   const gpc::VvcAlfParams * params = nullptr;
   gpc::AlfPlane in[3] = { }, out[3] = { };
-  PendingFrame f = { NULL, NULL, NULL, NULL };
+  gpc::PendingFrame f;
   const char *stage = "record";
 
   if (!resolve_params (self, buf, storage, &params)) {
@@ -642,74 +620,16 @@ gpu_error:
       ("Failed to run ALF on the Vulkan device (%s)", stage),
       ("%s", error ? error->message : "unknown"));
   g_clear_error (&error);
-  pending_clear (f);
+  f.clear ();
   gst_buffer_unref (buf);
   return GST_FLOW_ERROR;
-}
-
-/* Waits for the oldest picture and returns its output buffer; NULL with an
- * element error posted when the GPU failed. */
-static GstBuffer *
-complete_oldest (GstVkVvcAlf * self, GstFlowReturn * ret)
-{
-  PendingFrame f = self->pending->front ();
-  self->pending->pop_front ();
-  GError *error = NULL;
-  GstBuffer *out = NULL;
-
-  if (!self->exec->wait (f.fence, GPU_TIMEOUT_NS, &error)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("The Vulkan device failed while filtering"), ("%s", error->message));
-    g_clear_error (&error);
-    pending_clear (f);
-    *ret = GST_FLOW_ERROR;
-    return NULL;
-  }
-  *ret = GST_FLOW_OK;
-  if (f.out) {
-    out = f.out;
-    f.out = NULL;
-  } else {
-    /* Internal download: the host-visible output into system memory. */
-    gsize size = GST_VIDEO_INFO_SIZE (&self->info);
-    GstMemory *smem = gst_buffer_peek_memory (f.staging, 0);
-    GstMapInfo map;
-    out = gst_buffer_new_allocate (NULL, size, NULL);
-    if (!gst_memory_map (smem, &map, GST_MAP_READ)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Cannot read the filtered picture"),
-          (NULL));
-      gst_buffer_unref (out);
-      pending_clear (f);
-      *ret = GST_FLOW_ERROR;
-      return NULL;
-    }
-    gst_buffer_fill (out, 0, map.data, size);
-    gst_memory_unmap (smem, &map);
-    gst_buffer_copy_into (out, f.in, (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS |
-            GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
-  }
-  pending_clear (f);
-  return out;
 }
 
 /* Pushes every pending picture downstream, in order. */
 static GstFlowReturn
 drain (GstVkVvcAlf * self)
 {
-  return gpc::push_pending (GST_BASE_TRANSFORM_SRC_PAD (self), *self->pending,
-      [self] (GstFlowReturn * r) { return complete_oldest (self, r); });
-}
-
-/* Drops pending pictures (flush): waits for the GPU, pushes nothing. */
-static void
-discard_pending (GstVkVvcAlf * self)
-{
-  while (!self->pending->empty ()) {
-    PendingFrame f = self->pending->front ();
-    self->pending->pop_front ();
-    self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
-    pending_clear (f);
-  }
+  return self->pending->drain (*self->exec, GST_VIDEO_INFO_SIZE (&self->info));
 }
 
 /* ------------------------------------------------------ GstBaseTransform */
@@ -731,17 +651,8 @@ static GstFlowReturn
 gst_vk_vvc_alf_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-  GstFlowReturn ret = GST_FLOW_OK;
-  *outbuf = NULL;
-  if (self->pending->empty ())
-    return GST_FLOW_OK;
-  /* Never wait for the picture just submitted unless the window is full:
-   * the GPU works on it while the next one arrives. */
-  PendingFrame & oldest = self->pending->front ();
-  if (self->pending->size () > self->frames_in_flight
-      || gst_vulkan_fence_is_signaled (oldest.fence))
-    *outbuf = complete_oldest (self, &ret);
-  return ret;
+  return self->pending->generate_output (*self->exec, self->frames_in_flight,
+      GST_VIDEO_INFO_SIZE (&self->info), outbuf);
 }
 
 static gboolean
@@ -752,7 +663,7 @@ gst_vk_vvc_alf_sink_event (GstBaseTransform * trans, GstEvent * event)
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_STOP:
       if (self->exec)
-        discard_pending (self);
+        self->pending->discard (*self->exec);
       break;
     default:
       /* Serialized events (EOS, caps, segments) must not overtake the
@@ -923,7 +834,7 @@ gst_vk_vvc_alf_stop (GstBaseTransform * trans)
   GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
 
   if (self->exec) {
-    discard_pending (self);
+    self->pending->discard (*self->exec);
     self->exec->wait_idle ();
   }
   gst_clear_buffer (&self->params_buf);
@@ -1074,7 +985,7 @@ gst_vk_vvc_alf_init (GstVkVvcAlf * self)
   for (gboolean & e : self->enable)
     e = TRUE;
   self->frames_in_flight = 2;
-  self->pending = new std::deque < PendingFrame > ();
+  self->pending = new gpc::PendingFrames (GST_BASE_TRANSFORM (self), "filtering", "filtered");
 }
 
 static void
