@@ -405,13 +405,6 @@ gpu_error:
   return GST_FLOW_ERROR;
 }
 
-/* Pushes every pending picture downstream, in order. */
-static GstFlowReturn
-drain (GstVkRgbaConvert * self)
-{
-  return self->pending->drain (*self->exec, GST_VIDEO_INFO_SIZE (&self->out_info));
-}
-
 /* ------------------------------------------------------ GstBaseTransform */
 
 static GstFlowReturn
@@ -440,18 +433,7 @@ gst_vk_rgba_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstVkRgbaConvert *self = GST_VK_RGBA_CONVERT (trans);
 
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_FLUSH_STOP:
-      if (self->exec)
-        self->pending->discard (*self->exec);
-      break;
-    default:
-      /* Serialized events (EOS, caps, segments) must not overtake the
-       * pictures we still hold. */
-      if (GST_EVENT_IS_SERIALIZED (event) && self->exec)
-        drain (self);
-      break;
-  }
+  self->pending->before_sink_event (self->exec, event, GST_VIDEO_INFO_SIZE (&self->out_info));
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
@@ -578,19 +560,8 @@ gst_vk_rgba_convert_query (GstBaseTransform * trans, GstPadDirection direction,
       if (direction == GST_PAD_SRC) {
         if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
           return FALSE;
-        /* A picture can wait for the next ones while the GPU works on it. */
-        if (self->have_info && GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
-          gboolean live;
-          GstClockTime min, max;
-          gst_query_parse_latency (query, &live, &min, &max);
-          GstClockTime extra = gst_util_uint64_scale_int (GST_SECOND *
-              self->frames_in_flight, GST_VIDEO_INFO_FPS_D (&self->info),
-              GST_VIDEO_INFO_FPS_N (&self->info));
-          min += extra;
-          if (GST_CLOCK_TIME_IS_VALID (max))
-            max += extra;
-          gst_query_set_latency (query, live, min, max);
-        }
+        if (self->have_info)
+          gpc::add_in_flight_latency (query, &self->info, self->frames_in_flight);
         return TRUE;
       }
       break;

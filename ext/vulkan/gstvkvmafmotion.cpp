@@ -48,6 +48,7 @@
 #include "vmaf-motion-layout.h"
 #include "vmaf-motion-log.h"
 #include "vmaf-motion-scorer.h"
+#include "pendingframes.h"
 #include "pushpending.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_motion_debug);
@@ -594,19 +595,8 @@ gst_vk_vmaf_motion_query (GstBaseTransform * trans, GstPadDirection direction,
         if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
                 query))
           return FALSE;
-        /* A frame can wait for the next one while the GPU works on it. */
-        if (self->have_info && GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
-          gboolean live;
-          GstClockTime min, max;
-          gst_query_parse_latency (query, &live, &min, &max);
-          GstClockTime extra = gst_util_uint64_scale_int (GST_SECOND *
-              self->frames_in_flight, GST_VIDEO_INFO_FPS_D (&self->info),
-              GST_VIDEO_INFO_FPS_N (&self->info));
-          min += extra;
-          if (GST_CLOCK_TIME_IS_VALID (max))
-            max += extra;
-          gst_query_set_latency (query, live, min, max);
-        }
+        if (self->have_info)
+          gpc::add_in_flight_latency (query, &self->info, self->frames_in_flight);
         return TRUE;
       }
       break;

@@ -91,4 +91,29 @@ void PendingFrames::discard (VkExec &exec)
   }
 }
 
+void PendingFrames::before_sink_event (VkExec *exec, GstEvent *event, gsize system_size)
+{
+  if (!exec)
+    return;
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    discard (*exec);
+  else if (GST_EVENT_IS_SERIALIZED (event))
+    drain (*exec, system_size);
+}
+
+void add_in_flight_latency (GstQuery *query, const GstVideoInfo *info, guint frames_in_flight)
+{
+  if (GST_VIDEO_INFO_FPS_N (info) <= 0)
+    return;
+  gboolean live;
+  GstClockTime min, max;
+  gst_query_parse_latency (query, &live, &min, &max);
+  GstClockTime extra = gst_util_uint64_scale_int (GST_SECOND * frames_in_flight,
+      GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
+  min += extra;
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += extra;
+  gst_query_set_latency (query, live, min, max);
+}
+
 } // namespace gpc

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
 
 #include <deque>
 
@@ -45,6 +46,10 @@ class PendingFrames {
   GstFlowReturn drain (VkExec &exec, gsize system_size);
   /* Drops every pending picture (flush): waits for the GPU, pushes nothing. */
   void discard (VkExec &exec);
+  /* Before the base class sees a sink event: a flush drops the pictures,
+   * serialized events (EOS, caps, segments) push them first so that they do
+   * not overtake them. exec: NULL before start. */
+  void before_sink_event (VkExec *exec, GstEvent *event, gsize system_size);
 
  private:
   GstBuffer *complete_oldest (VkExec &exec, gsize system_size, GstFlowReturn *ret);
@@ -53,5 +58,10 @@ class PendingFrames {
   GstBaseTransform *element_;
   const char *doing_, *done_;
 };
+
+/* Adds the time of `frames_in_flight` frames of `info` to a LATENCY query
+ * answered upstream (a picture can wait for the next ones while the GPU
+ * works on it). */
+void add_in_flight_latency (GstQuery *query, const GstVideoInfo *info, guint frames_in_flight);
 
 } // namespace gpc
