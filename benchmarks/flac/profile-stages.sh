@@ -28,8 +28,8 @@ for md5 in true false; do
   run backend=auto check-md5=$md5
   run backend=cpu check-md5=$md5
   run backend=cuda check-md5=$md5
-  run backend=cuda check-md5=$md5 chunk-size=268435456
+  run backend=cuda check-md5=$md5 chunk-size=67108864
 done
-run backend=cuda check-md5=false chunk-size=16777216
+run backend=cuda check-md5=false chunk-size=33554432
 # frames located on the CPU instead of the GPU (the CUDA backend's default)
 GPC_FLAC_LOCATE=cpu run backend=cuda check-md5=false
