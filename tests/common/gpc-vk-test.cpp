@@ -9,6 +9,8 @@ extern "C" {
 #include <gst/vulkan/vulkan.h>
 }
 
+#include <string.h>
+
 #include <mutex>
 #include <string>
 #include <vector>
@@ -92,4 +94,40 @@ gpc_vk_test_device_of (GstElement * element)
   }
   gst_query_unref (q);
   return dev;
+}
+
+GstBuffer *
+gpc_vk_test_to_vulkan_buffers (GstVulkanDevice * device, GstBuffer * sys, const GstVideoInfo * info,
+    bool storage, bool skew)
+{
+  GstVideoFrame f;
+  fail_unless (gst_video_frame_map (&f, info, sys, GST_MAP_READ));
+  GstBuffer *out = gst_buffer_new ();
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0 }, total = 0;
+  gint stride[GST_VIDEO_MAX_PLANES] = { 0 };
+  const gsize pad = skew ? 2 : 0;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
+    /* a plane's rows: those of its first component (packed formats too) */
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component (info->finfo, p, comp);
+    gsize size = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&f, p) * GST_VIDEO_FRAME_COMP_HEIGHT (&f, comp[0]);
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    if (storage)
+      usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    GstMemory *mem = gst_vulkan_buffer_memory_alloc (device, size + pad, usage,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    GstMapInfo map;
+    fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+    memcpy (map.data + pad, GST_VIDEO_FRAME_PLANE_DATA (&f, p), size);
+    gst_memory_unmap (mem, &map);
+    gst_buffer_append_memory (out, mem);
+    offset[p] = total + pad;
+    stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&f, p);
+    total += size + pad;
+  }
+  gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info), offset,
+      stride);
+  gst_video_frame_unmap (&f);
+  return out;
 }

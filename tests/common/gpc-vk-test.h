@@ -10,6 +10,7 @@
 #include "gpc-check.h"
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 typedef struct _GstVulkanDevice GstVulkanDevice;
 
@@ -28,3 +29,11 @@ int gpc_vk_test_main (int *argc, char ***argv, const char *name,
 /* The device `element` answers a gst.vulkan.device context query with (a
  * new reference), or NULL. */
 GstVulkanDevice *gpc_vk_test_device_of (GstElement * element);
+
+/* The picture of `sys` (laid out as `info`) in one host-visible Vulkan
+ * buffer per plane, with a GstVideoMeta. With `storage` the buffers have
+ * STORAGE usage (an element binds them in place), else transfer usage only;
+ * `skew` puts each plane 2 bytes into its buffer. Both others force the
+ * elements' GPU copy path. Timestamps are not copied; `sys` is not taken. */
+GstBuffer *gpc_vk_test_to_vulkan_buffers (GstVulkanDevice * device, GstBuffer * sys,
+    const GstVideoInfo * info, bool storage, bool skew);
