@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <mutex>
+
 #include "flac-kernels.h"
 
 #ifdef GPC_HAVE_CUDA_KERNELS
@@ -30,7 +32,7 @@ namespace flac {
 
 #ifdef GPC_HAVE_CUDA_KERNELS
 
-struct CudaDecoder::Slot {
+struct CudaSlot {
   CUstream stream = nullptr;
   CUdeviceptr d_in = 0, d_jobs = 0, d_planar = 0, d_side = 0, d_out = 0, d_status = 0;
   size_t c_in = 0, c_jobs = 0, c_planar = 0, c_side = 0, c_out = 0, c_status = 0;
@@ -44,6 +46,12 @@ struct CudaDecoder::Slot {
   size_t uploaded = 0; /* bytes of h_in already in d_in (locate) */
   size_t n = 0, out_bytes = 0;
   bool busy = false;
+};
+
+struct CudaResources {
+  CUmodule module = nullptr;
+  CUfunction k_decode = nullptr, k_interleave = nullptr, k_scan = nullptr, k_ends = nullptr;
+  CudaSlot slots[CudaDecoder::kSlots];
 };
 
 static bool cu_ok (CUresult r, const char *what)
@@ -66,57 +74,10 @@ bool CudaDecoder::kernels_built ()
   return true;
 }
 
-CudaDecoder::CudaDecoder () : slots_ (new Slot[kSlots]) {}
-
-CudaDecoder::~CudaDecoder ()
+/* With the resources' context current. */
+static void free_resources (CudaResources *r)
 {
-  close ();
-  delete[] slots_;
-}
-
-bool CudaDecoder::open (GstCudaContext *ctx, GError **error)
-{
-  close ();
-  if (!gst_cuda_context_push (ctx)) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "cannot push CUDA context");
-    return false;
-  }
-  CUmodule mod = nullptr;
-  CUfunction f1 = nullptr, f2 = nullptr, f3 = nullptr, f4 = nullptr;
-  bool ok = cu_ok (CuModuleLoadData (&mod, gpc_flac_fatbin), "cuModuleLoadData") &&
-      cu_ok (CuModuleGetFunction (&f1, mod, GPC_FLAC_KERNEL_DECODE), "cuModuleGetFunction") &&
-      cu_ok (CuModuleGetFunction (&f2, mod, GPC_FLAC_KERNEL_INTERLEAVE), "cuModuleGetFunction") &&
-      cu_ok (CuModuleGetFunction (&f3, mod, GPC_FLAC_KERNEL_SCAN), "cuModuleGetFunction") &&
-      cu_ok (CuModuleGetFunction (&f4, mod, GPC_FLAC_KERNEL_ENDS), "cuModuleGetFunction");
-  for (int i = 0; ok && i < kSlots; i++)
-    ok = cu_ok (CuStreamCreate (&slots_[i].stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-  gst_cuda_context_pop (nullptr);
-  if (!ok) {
-    if (mod) {
-      gst_cuda_context_push (ctx);
-      CuModuleUnload (mod);
-      gst_cuda_context_pop (nullptr);
-    }
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-        "cannot load the FLAC CUDA kernels (sm_90 fatbin) on this device");
-    return false;
-  }
-  ctx_ = (GstCudaContext *) gst_object_ref (ctx);
-  module_ = mod;
-  k_decode_ = f1;
-  k_interleave_ = f2;
-  k_scan_ = f3;
-  k_ends_ = f4;
-  return true;
-}
-
-void CudaDecoder::close ()
-{
-  if (!ctx_)
-    return;
-  gst_cuda_context_push (ctx_);
-  for (int i = 0; i < kSlots; i++) {
-    Slot &s = slots_[i];
+  for (CudaSlot &s : r->slots) {
     if (s.stream) {
       CuStreamSynchronize (s.stream);
       CuStreamDestroy (s.stream);
@@ -128,12 +89,135 @@ void CudaDecoder::close ()
     for (void *p : { s.h_in, s.h_jobs, s.h_out, s.h_status, s.h_cands, s.h_count })
       if (p)
         CuMemFreeHost (p);
-    s = Slot ();
   }
-  if (module_)
-    CuModuleUnload ((CUmodule) module_);
+  if (r->module)
+    CuModuleUnload (r->module);
+  delete r;
+}
+
+/* The resources a closed decoder left with a context: one set per context
+ * (qdata), freed by a weak reference when the context is disposed, before
+ * its finalize destroys the CUDA context they live in. */
+struct ResourceCache {
+  CudaResources *idle = nullptr;
+};
+static std::mutex cache_lock;
+
+static GQuark cache_quark ()
+{
+  static GQuark q = g_quark_from_static_string ("gpc-flac-cuda-resources");
+  return q;
+}
+
+static void context_gone (gpointer data, GObject *where_the_object_was)
+{
+  ResourceCache *c = (ResourceCache *) data;
+  CudaResources *r;
+  {
+    std::lock_guard<std::mutex> g (cache_lock);
+    r = c->idle;
+    c->idle = nullptr;
+  }
+  delete c;
+  if (!r)
+    return;
+  GstCudaContext *ctx = (GstCudaContext *) where_the_object_was;
+  if (gst_cuda_context_push (ctx)) {
+    free_resources (r);
+    gst_cuda_context_pop (nullptr);
+  } else {
+    delete r; /* the context's own teardown frees its memory */
+  }
+}
+
+static CudaResources *take_cached (GstCudaContext *ctx)
+{
+  std::lock_guard<std::mutex> g (cache_lock);
+  ResourceCache *c = (ResourceCache *) g_object_get_qdata (G_OBJECT (ctx), cache_quark ());
+  if (!c)
+    return nullptr;
+  CudaResources *r = c->idle;
+  c->idle = nullptr;
+  return r;
+}
+
+/* False when the context keeps another decoder's set already. */
+static bool leave_cached (GstCudaContext *ctx, CudaResources *r)
+{
+  std::lock_guard<std::mutex> g (cache_lock);
+  ResourceCache *c = (ResourceCache *) g_object_get_qdata (G_OBJECT (ctx), cache_quark ());
+  if (!c) {
+    c = new ResourceCache;
+    g_object_set_qdata (G_OBJECT (ctx), cache_quark (), c);
+    g_object_weak_ref (G_OBJECT (ctx), context_gone, c);
+  }
+  if (c->idle)
+    return false;
+  c->idle = r;
+  return true;
+}
+
+CudaDecoder::CudaDecoder () {}
+
+CudaDecoder::~CudaDecoder ()
+{
+  close ();
+}
+
+bool CudaDecoder::open (GstCudaContext *ctx, GError **error)
+{
+  close ();
+  CudaResources *r = take_cached (ctx);
+  if (r) {
+    GST_DEBUG ("reusing the kernels and buffers a decoder left with CUDA context %p", ctx);
+  } else {
+    if (!gst_cuda_context_push (ctx)) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "cannot push CUDA context");
+      return false;
+    }
+    r = new CudaResources;
+    bool ok = cu_ok (CuModuleLoadData (&r->module, gpc_flac_fatbin), "cuModuleLoadData") &&
+        cu_ok (CuModuleGetFunction (&r->k_decode, r->module, GPC_FLAC_KERNEL_DECODE), "cuModuleGetFunction") &&
+        cu_ok (CuModuleGetFunction (&r->k_interleave, r->module, GPC_FLAC_KERNEL_INTERLEAVE),
+            "cuModuleGetFunction") &&
+        cu_ok (CuModuleGetFunction (&r->k_scan, r->module, GPC_FLAC_KERNEL_SCAN), "cuModuleGetFunction") &&
+        cu_ok (CuModuleGetFunction (&r->k_ends, r->module, GPC_FLAC_KERNEL_ENDS), "cuModuleGetFunction");
+    for (int i = 0; ok && i < kSlots; i++)
+      ok = cu_ok (CuStreamCreate (&r->slots[i].stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    if (!ok)
+      free_resources (r);
+    gst_cuda_context_pop (nullptr);
+    if (!ok) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "cannot load the FLAC CUDA kernels (sm_90 fatbin) on this device");
+      return false;
+    }
+  }
+  ctx_ = (GstCudaContext *) gst_object_ref (ctx);
+  res_ = r;
+  return true;
+}
+
+void CudaDecoder::close ()
+{
+  if (!ctx_)
+    return;
+  /* nothing of this decoder may still run on the GPU */
+  gst_cuda_context_push (ctx_);
+  for (CudaSlot &s : res_->slots) {
+    if (s.stream)
+      CuStreamSynchronize (s.stream);
+    s.busy = false;
+    s.uploaded = 0;
+    s.n = s.out_bytes = 0;
+  }
   gst_cuda_context_pop (nullptr);
-  module_ = k_decode_ = k_interleave_ = k_scan_ = k_ends_ = nullptr;
+  if (!leave_cached (ctx_, res_)) {
+    gst_cuda_context_push (ctx_);
+    free_resources (res_);
+    gst_cuda_context_pop (nullptr);
+  }
+  res_ = nullptr;
   gst_clear_object (&ctx_);
 }
 
@@ -194,24 +278,51 @@ static bool copy_async (CUdeviceptr dst_dev, void *dst_host, CUdeviceptr src_dev
   return cu_ok (CuMemcpy2DAsync (&c, stream), "cuMemcpy2DAsync");
 }
 
-uint8_t *CudaDecoder::input (int slot, size_t bytes)
+bool CudaDecoder::prepare (size_t in_bytes, size_t out_bytes, unsigned out_format_bytes)
 {
-  Slot &s = slots_[slot];
+  if (!gst_cuda_context_push (ctx_))
+    return false;
+  bool ok = true;
+  size_t planar = out_format_bytes ? out_bytes / out_format_bytes * 4 : 0; /* int32 per sample */
+  for (CudaSlot &s : res_->slots)
+    ok = ok && !s.busy && ensure_host (&s.h_in, &s.hc_in, in_bytes) && ensure (&s.d_in, &s.c_in, in_bytes + 16) &&
+        (!out_bytes || (ensure_host (&s.h_out, &s.hc_out, out_bytes) && ensure (&s.d_out, &s.c_out, out_bytes) &&
+            ensure (&s.d_planar, &s.c_planar, planar)));
+  gst_cuda_context_pop (nullptr);
+  return ok;
+}
+
+uint8_t *CudaDecoder::reserve_input (int slot, size_t bytes, size_t keep)
+{
+  CudaSlot &s = res_->slots[slot];
+  s.uploaded = 0;
+  if (!s.busy && bytes <= s.hc_in)
+    return (uint8_t *) s.h_in;
   if (!gst_cuda_context_push (ctx_))
     return nullptr;
   if (s.busy) { /* the previous batch of this slot must be done with its input */
     CuStreamSynchronize (s.stream);
   }
+  if (bytes <= s.hc_in) {
+    gst_cuda_context_pop (nullptr);
+    return (uint8_t *) s.h_in;
+  }
+  void *old = s.h_in;
+  s.h_in = nullptr;
+  s.hc_in = 0;
   bool ok = ensure_host (&s.h_in, &s.hc_in, bytes);
+  if (ok && old && keep)
+    memcpy (s.h_in, old, keep);
+  if (old)
+    CuMemFreeHost (old);
   gst_cuda_context_pop (nullptr);
-  s.uploaded = 0;
   return ok ? (uint8_t *) s.h_in : nullptr;
 }
 
 bool CudaDecoder::locate (int slot, size_t bytes, bool final, const ScanParams &p,
     std::vector<FoundCandidate> *found)
 {
-  Slot &s = slots_[slot];
+  CudaSlot &s = res_->slots[slot];
   found->clear ();
   size_t limit = scan_limit (bytes, final);
   size_t words = (limit + 31) / 32;
@@ -239,7 +350,7 @@ bool CudaDecoder::locate (int slot, size_t bytes, bool final, const ScanParams &
   }
   if (ok) {
     void *a[] = { &s.d_in, &size64, &fin, &sp, &s.d_bits, &words64, &s.d_cands, &cap32, &s.d_count };
-    ok = cu_ok (CuLaunchKernel ((CUfunction) k_scan_, (unsigned) ((words + 255) / 256), 1, 1, 256, 1, 1,
+    ok = cu_ok (CuLaunchKernel (res_->k_scan, (unsigned) ((words + 255) / 256), 1, 1, 256, 1, 1,
         0, s.stream, a, nullptr), "cuLaunchKernel (scan)") &&
         copy_async (0, s.h_count, s.d_count, nullptr, 4, s.stream) &&
         cu_ok (CuStreamSynchronize (s.stream), "cuStreamSynchronize");
@@ -251,7 +362,7 @@ bool CudaDecoder::locate (int slot, size_t bytes, bool final, const ScanParams &
   }
   if (ok && n) {
     void *a[] = { &s.d_in, &size64, &fin, &s.d_bits, &s.d_cands, &cap32, &s.d_count, &bound };
-    ok = cu_ok (CuLaunchKernel ((CUfunction) k_ends_, (unsigned) ((n + 127) / 128), 1, 1, 128, 1, 1, 0,
+    ok = cu_ok (CuLaunchKernel (res_->k_ends, (unsigned) ((n + 127) / 128), 1, 1, 128, 1, 1, 0,
         s.stream, a, nullptr), "cuLaunchKernel (ends)") &&
         ensure_host (&s.h_cands, &s.hc_cands, n * sizeof (GpuCandidate)) &&
         copy_async (0, s.h_cands, s.d_cands, nullptr, n * sizeof (GpuCandidate), s.stream) &&
@@ -271,7 +382,7 @@ bool CudaDecoder::locate (int slot, size_t bytes, bool final, const ScanParams &
 bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchFormat &fmt,
     size_t out_samples)
 {
-  Slot &s = slots_[slot];
+  CudaSlot &s = res_->slots[slot];
   if (!gst_cuda_context_push (ctx_))
     return false;
   const uint8_t *base = (const uint8_t *) s.h_in;
@@ -317,10 +428,10 @@ bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchF
     void *a1[] = { &s.d_in, &s.d_jobs, &ni, &gf, &s.d_planar, &side, &s.d_status };
     /* small blocks spread the frames over every SM: each thread is a frame */
     unsigned threads = 32;
-    ok = cu_ok (CuLaunchKernel ((CUfunction) k_decode_, (unsigned) ((n + threads - 1) / threads), 1, 1,
+    ok = cu_ok (CuLaunchKernel (res_->k_decode, (unsigned) ((n + threads - 1) / threads), 1, 1,
         threads, 1, 1, 0, s.stream, a1, nullptr), "cuLaunchKernel (decode)");
     void *a2[] = { &s.d_jobs, &gf, &s.d_planar, &s.d_out };
-    ok = ok && cu_ok (CuLaunchKernel ((CUfunction) k_interleave_, (unsigned) n, 1, 1, 256, 1, 1, 0,
+    ok = ok && cu_ok (CuLaunchKernel (res_->k_interleave, (unsigned) n, 1, 1, 256, 1, 1, 0,
         s.stream, a2, nullptr), "cuLaunchKernel (interleave)");
   }
   ok = ok && copy_async (0, s.h_out, s.d_out, nullptr, out_bytes, s.stream) &&
@@ -335,7 +446,7 @@ bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchF
 
 bool CudaDecoder::collect (int slot, FrameJob *jobs, size_t n, const uint8_t **pcm, size_t *pcm_bytes)
 {
-  Slot &s = slots_[slot];
+  CudaSlot &s = res_->slots[slot];
   if (!s.busy || n != s.n)
     return false;
   if (!gst_cuda_context_push (ctx_))
@@ -355,8 +466,6 @@ bool CudaDecoder::collect (int slot, FrameJob *jobs, size_t n, const uint8_t **p
 
 #else /* no CUDA kernels in this build */
 
-struct CudaDecoder::Slot {};
-
 bool CudaDecoder::runtime_available () { return false; }
 bool CudaDecoder::kernels_built () { return false; }
 CudaDecoder::CudaDecoder () {}
@@ -368,7 +477,8 @@ bool CudaDecoder::open (GstCudaContext *, GError **error)
   return false;
 }
 void CudaDecoder::close () {}
-uint8_t *CudaDecoder::input (int, size_t) { return nullptr; }
+uint8_t *CudaDecoder::reserve_input (int, size_t, size_t) { return nullptr; }
+bool CudaDecoder::prepare (size_t, size_t, unsigned) { return false; }
 bool CudaDecoder::locate (int, size_t, bool, const ScanParams &, std::vector<FoundCandidate> *) { return false; }
 bool CudaDecoder::submit (int, const FrameJob *, size_t, const BatchFormat &, size_t) { return false; }
 bool CudaDecoder::collect (int, FrameJob *, size_t, const uint8_t **, size_t *) { return false; }

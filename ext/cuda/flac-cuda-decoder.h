@@ -10,6 +10,14 @@
  * at once; collect() waits for that slot only. The element keeps one batch
  * in flight while it prepares the next, so transfers, kernels and the
  * pipeline overlap without any per-frame synchronisation.
+ *
+ * Kernels, streams and buffers (about 200 MB of pinned and device memory
+ * for the benchmark's 16-bit stereo stream) outlive the decoder: close()
+ * leaves them with the CUDA context, and the next decoder that opens on the
+ * same context takes them instead of allocating and pinning again (pinning
+ * costs about 0.5 ms per MiB on the H100 host). They are freed when the
+ * context goes. A pipeline keeps its context from one stream to the next,
+ * and applications may share one between pipelines.
  */
 #pragma once
 
@@ -28,6 +36,8 @@ typedef struct _GstCudaContext GstCudaContext;
 namespace gpc {
 namespace flac {
 
+struct CudaResources;
+
 class CudaDecoder {
  public:
   static constexpr int kSlots = 2;
@@ -39,14 +49,23 @@ class CudaDecoder {
   CudaDecoder ();
   ~CudaDecoder ();
 
-  /* Loads the kernels in ctx (kept referenced). */
+  /* Loads the kernels in ctx (kept referenced), or takes the resources a
+   * closed decoder left with ctx. */
   bool open (GstCudaContext *ctx, GError **error);
   void close ();
-  bool is_open () const { return module_ != nullptr; }
+  bool is_open () const { return res_ != nullptr; }
+
+  /* Sizes every slot's large buffers for chunks of in_bytes that decode to
+   * out_bytes of PCM (out_format_bytes per sample), ahead of the first
+   * batch: backend=auto does it on its start-up thread, so that pinning
+   * (about 0.5 ms per MiB) does not hold up the streaming thread. */
+  bool prepare (size_t in_bytes, size_t out_bytes, unsigned out_format_bytes);
 
   /* Host staging buffers (pinned) of a slot, valid until the next submit
    * on that slot: the caller writes the batch's frame bytes here. */
-  uint8_t *input (int slot, size_t bytes);
+  uint8_t *input (int slot, size_t bytes) { return reserve_input (slot, bytes, 0); }
+  /* The same, keeping the first `keep` bytes when the buffer must grow. */
+  uint8_t *reserve_input (int slot, size_t bytes, size_t keep);
 
   /* Frame location on the GPU (steps 1 and 2 of flac-locator.h): uploads
    * input(slot)[0, bytes), which the slot's next submit() uses without a
@@ -68,13 +87,8 @@ class CudaDecoder {
   bool collect (int slot, FrameJob *jobs, size_t n, const uint8_t **pcm, size_t *pcm_bytes);
 
  private:
-  struct Slot;
-
   GstCudaContext *ctx_ = nullptr;
-  void *module_ = nullptr; /* CUmodule */
-  void *k_decode_ = nullptr, *k_interleave_ = nullptr; /* CUfunction */
-  void *k_scan_ = nullptr, *k_ends_ = nullptr;
-  Slot *slots_ = nullptr;
+  CudaResources *res_ = nullptr;
 };
 
 } // namespace flac

@@ -41,6 +41,7 @@
 #include "flac-cuda-decoder.h"
 #include "gpc-parallel-copy.h"
 #include "flac-frame.h"
+#include "flac-input-bytes.h"
 #include "flac-locator.h"
 #include "flac-md5.h"
 #include "flac-md5-worker.h"
@@ -86,6 +87,8 @@ enum {
 #define AUTO_CHUNK_SIZE_CUDA_MIN (16u * 1024 * 1024)
 #define AUTO_CHUNK_SIZE_CUDA_MAX (64u * 1024 * 1024)
 #define AUTO_CHUNK_SIZE_CPU (8u * 1024 * 1024)
+/* room beyond a chunk for the upstream buffer that completes it */
+static const size_t kChunkSlack = 4u * 1024 * 1024;
 #define DEFAULT_CHECK_MD5 TRUE
 #define DEFAULT_THREADS 0
 
@@ -147,6 +150,10 @@ struct DecState {
   std::mutex cuda_init_lock;
   GError *cuda_error = nullptr;
   guint cpu_batches_while_starting = 0;
+  /* unframed input: chunk and PCM sizes for the start-up thread to allocate
+   * the CUDA buffers with (0: unknown yet) */
+  std::atomic<size_t> prep_in {0}, prep_out {0};
+  unsigned prep_format_bytes = 0;
   int next_slot = 0;
   std::unique_ptr<Batch> in_flight; /* CUDA: submitted, not yet pushed */
   /* framed input: queued frames */
@@ -159,7 +166,7 @@ struct DecState {
   bool unframed = false;
   bool framed_caps = false;
   bool metadata_done = false;
-  std::vector<uint8_t> bytes;
+  std::unique_ptr<InputBytes> in; /* waiting to be located (host, or a CUDA slot's pinned input) */
   std::unique_ptr<FrameLocator> locator;
   bool gpu_locate = true; /* CUDA: candidates and ends found by the GPU (GPC_FLAC_LOCATE=cpu: by the CPU) */
   std::vector<FoundCandidate> found;
@@ -552,15 +559,27 @@ static void adopt_cuda_when_ready (GstCudaFlacDec *self)
   }
 }
 
-/* Buffer for a batch's frame bytes: pinned memory of the next CUDA slot, or
- * the batch's own vector. */
-static uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes)
+/* The next CUDA slot to fill, once the batch still in flight there (if
+ * any) is pushed: its output must not be overwritten. */
+static GstFlowReturn take_slot (GstCudaFlacDec *self, int *slot)
 {
   DecState *st = self->st;
+  *slot = st->next_slot;
+  st->next_slot = (st->next_slot + 1) % CudaDecoder::kSlots;
+  if (st->in_flight && st->in_flight->slot == *slot)
+    return finish_in_flight (self);
+  return GST_FLOW_OK;
+}
+
+/* Buffer for a batch's frame bytes: pinned memory of the next CUDA slot, or
+ * the batch's own vector. */
+static uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret)
+{
+  DecState *st = self->st;
+  *ret = GST_FLOW_OK;
   if (st->use_cuda) {
-    b.slot = st->next_slot;
-    st->next_slot = (st->next_slot + 1) % CudaDecoder::kSlots;
-    return st->cuda.input (b.slot, MAX (bytes, 1));
+    *ret = take_slot (self, &b.slot);
+    return *ret == GST_FLOW_OK ? st->cuda.input (b.slot, MAX (bytes, 1)) : nullptr;
   }
   b.host_bytes.resize (MAX (bytes, 1));
   return b.host_bytes.data ();
@@ -579,7 +598,10 @@ static GstFlowReturn flush_queued (GstCudaFlacDec *self)
   size_t total = 0;
   for (GstBuffer *buf : st->queued)
     total += gst_buffer_get_size (buf);
-  uint8_t *dst = batch_input (self, *b, total);
+  GstFlowReturn taken;
+  uint8_t *dst = batch_input (self, *b, total, &taken);
+  if (taken != GST_FLOW_OK)
+    return taken;
   if (!dst) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
     return GST_FLOW_ERROR;
@@ -802,7 +824,7 @@ static bool seek_earlier (GstCudaFlacDec *self, uint64_t first)
 static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
 {
   DecState *st = self->st;
-  if (!st->metadata_done || st->bytes.empty ()) {
+  if (!st->metadata_done || st->in->empty ()) {
     if (final && st->pending_in > 0) {
       int n = st->pending_in;
       st->pending_in = 0;
@@ -813,37 +835,41 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
   adopt_cuda_when_ready (self);
   LocateResult lr;
   std::unique_ptr<Batch> b (new Batch);
-  /* CUDA: the chunk goes to the slot's pinned memory; the GPU locates its
-   * frames there and decodes them from the same upload. CPU: frames are
+  /* CUDA: the chunk was gathered in a slot's pinned memory; the GPU locates
+   * its frames there and decodes them from the same upload. CPU: frames are
    * located and decoded in place, before the consumed bytes are dropped. */
-  uint8_t *dst = st->bytes.data ();
-  if (st->use_cuda) {
-    dst = batch_input (self, *b, st->bytes.size ());
-    if (!dst) {
+  if (st->use_cuda && st->in->slot () < 0) {
+    /* the first chunk since CUDA took over (backend=auto) is in host memory */
+    int slot;
+    GstFlowReturn taken = take_slot (self, &slot);
+    if (taken != GST_FLOW_OK)
+      return taken;
+    StageTimer timer (&st->stage_s[kStageStage]);
+    if (!st->in->carry_to (slot, 0, st->in->size ())) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
       return GST_FLOW_ERROR;
     }
-    StageTimer timer (&st->stage_s[kStageStage]);
-    memcpy (dst, st->bytes.data (), st->bytes.size ());
   }
+  uint8_t *dst = st->in->data ();
+  const size_t size = st->in->size ();
+  b->slot = st->in->slot ();
   {
     StageTimer timer (&st->stage_s[kStageLocate]);
     bool located = false;
     if (st->use_cuda && st->gpu_locate) {
-      located = st->cuda.locate (b->slot, st->bytes.size (), final, st->locator->params ().scan_params (),
-          &st->found);
+      located = st->cuda.locate (b->slot, size, final, st->locator->params ().scan_params (), &st->found);
       if (located)
-        st->locator->locate_found (dst, st->bytes.size (), final, st->found.data (), st->found.size (), &lr);
+        st->locator->locate_found (dst, size, final, st->found.data (), st->found.size (), &lr);
       else
         GST_DEBUG_OBJECT (self, "GPU frame location gave up on this chunk: locating on the CPU");
     }
     if (!located)
-      st->locator->locate (dst, st->bytes.size (), final, &lr);
+      st->locator->locate (dst, size, final, &lr);
   }
   if (st->trim_pending && !lr.frames.empty () && lr.frames.front ().first_sample > st->trim_to_sample &&
       seek_earlier (self, lr.frames.front ().first_sample)) {
     /* landed after the target: everything until the new seek's flush goes */
-    st->bytes.clear ();
+    st->in->clear ();
     int n = st->pending_in;
     st->pending_in = 0;
     return n ? gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n) : GST_FLOW_OK;
@@ -889,11 +915,12 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     st->trim_left -= b->trim;
   }
   size_t consumed = lr.consumed;
-  bool left = st->bytes.size () > consumed;
+  bool left = size > consumed;
   /* Keep one input buffer unfinished while bytes wait for the next chunk, so
    * that the base class always has a frame to attach later output to. */
   int n = st->pending_in - ((final || !left) ? 0 : 1);
   GstFlowReturn ret = GST_FLOW_OK;
+  bool submitted = false;
   if (b->jobs.empty ()) {
     if (n > 0) {
       st->pending_in -= n;
@@ -904,10 +931,45 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
       n = 1; /* nothing finished yet: attach to the held buffer anyway */
     b->in_frames = n;
     st->pending_in -= n;
+    submitted = st->use_cuda;
     ret = run_batch (self, std::move (b));
   }
-  st->bytes.erase (st->bytes.begin (), st->bytes.begin () + consumed);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (submitted) {
+    /* this slot is in flight: the rest gathers the next chunk in the next */
+    int slot;
+    ret = take_slot (self, &slot);
+    if (ret == GST_FLOW_OK && !st->in->carry_to (slot, consumed, st->chunk_size + kChunkSlack)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
+      ret = GST_FLOW_ERROR;
+    }
+  } else {
+    st->in->drop_front (consumed);
+  }
   return ret;
+}
+
+/* backend=auto, unframed: tells the CUDA start-up thread what to allocate,
+ * the PCM of a chunk estimated from the file's mean compression. */
+static void publish_cuda_sizes (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  size_t in = st->chunk_size + kChunkSlack;
+  unsigned fb = out_format_bytes (out_format_for_bps (st->info.bps));
+  gint64 file_bytes = 0;
+  size_t out = 0;
+  if (st->info.total_samples &&
+      gst_pad_peer_query_duration (GST_AUDIO_DECODER_SINK_PAD (self), GST_FORMAT_BYTES, &file_bytes) &&
+      file_bytes > (gint64) st->md.audio_offset) {
+    double pcm = (double) st->info.total_samples * st->info.channels * fb;
+    /* no more than 6 times the input: a file of long silences would
+     * otherwise pin far more than a typical chunk needs */
+    out = (size_t) (in * MIN (6.0, 1.05 * pcm / (double) (file_bytes - st->md.audio_offset)));
+  }
+  st->prep_format_bytes = fb;
+  st->prep_out.store (out);
+  st->prep_in.store (in, std::memory_order_release);
 }
 
 static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
@@ -915,17 +977,24 @@ static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
   DecState *st = self->st;
   if (st->reseeking)
     return gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1);
-  size_t old = st->bytes.size ();
-  size_t n = gst_buffer_get_size (buf);
   {
     StageTimer timer (&st->stage_s[kStageInput]);
-    st->bytes.resize (old + n);
-    gst_buffer_extract (buf, 0, st->bytes.data () + old, n);
+    GstMapInfo map;
+    if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Cannot read the input buffer"), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    bool ok = st->in->append (map.data, map.size);
+    gst_buffer_unmap (buf, &map);
+    if (!ok) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
+      return GST_FLOW_ERROR;
+    }
   }
   st->pending_in++;
   if (!st->metadata_done) {
     Metadata md;
-    int r = parse_metadata (st->bytes.data (), st->bytes.size (), &md);
+    int r = parse_metadata (st->in->data (), st->in->size (), &md);
     if (r == kNeedMore)
       return GST_FLOW_OK;
     if (r != kOk) {
@@ -936,7 +1005,7 @@ static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
     st->md = md;
     set_stream_info (self, md.info);
     add_tags_from (self, md);
-    st->bytes.erase (st->bytes.begin (), st->bytes.begin () + md.audio_offset);
+    st->in->drop_front (md.audio_offset);
     st->locator.reset (new FrameLocator (&st->cpu->pool (), StreamParams::from_streaminfo (md.info)));
     st->locator->expect_stream_start ();
     st->metadata_done = true;
@@ -948,9 +1017,11 @@ static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
           (guint64) AUTO_CHUNK_SIZE_CUDA_MAX);
       GST_INFO_OBJECT (self, "chunks of %u bytes (frames up to %" G_GUINT64_FORMAT " bytes)", st->chunk_size,
           frame);
+      if (st->cuda_state.load () == DecState::kCudaStarting)
+        publish_cuda_sizes (self);
     }
   }
-  if (st->bytes.size () >= st->chunk_size)
+  if (st->in->size () >= st->chunk_size)
     return process_chunk (self, false);
   return GST_FLOW_OK;
 }
@@ -1067,7 +1138,7 @@ static void reset_stream_state (DecState *st)
   st->queued.clear ();
   st->queued_hdr.clear ();
   st->queued_samples = 0;
-  st->bytes.clear ();
+  st->in->reset ();
   st->pending_in = 0;
   st->trim_left = 0;
   st->reseeking = false;
@@ -1210,12 +1281,17 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
         return TRUE;
       }
       self->st->at_eos = true;
+      GST_INFO_OBJECT (self, "EOS: draining");
     }
     else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START) {
       self->st->at_eos = false;
     }
   }
-  return GST_AUDIO_DECODER_CLASS (parent_class)->sink_event (dec, event);
+  bool eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
+  gboolean ret = GST_AUDIO_DECODER_CLASS (parent_class)->sink_event (dec, event);
+  if (eos)
+    GST_INFO_OBJECT (self, "EOS: drained and passed on");
+  return ret;
 }
 
 /* st is passed in: on backend=auto this runs on a thread of its own, and
@@ -1256,12 +1332,20 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
   if (!threads && self->check_md5)
     threads = MAX (1u, std::thread::hardware_concurrency ()) - (std::thread::hardware_concurrency () > 1 ? 1 : 0);
   st->cpu.reset (new CpuDecoder (threads));
+  st->in.reset (new InputBytes (&st->cuda, &st->cpu->pool ()));
   if (self->backend == GST_CUDA_FLAC_DEC_BACKEND_AUTO && CudaDecoder::runtime_available () &&
       CudaDecoder::kernels_built ()) {
     st->cuda_state = DecState::kCudaStarting;
     st->cuda_init = std::thread ([self, st] () {
       GError *err = NULL;
       bool ok = open_cuda (self, st, &err);
+      size_t in = st->prep_in.load (std::memory_order_acquire);
+      if (ok && in) {
+        gint64 t0 = g_get_monotonic_time ();
+        bool prepared = st->cuda.prepare (in, st->prep_out.load (), st->prep_format_bytes);
+        GST_INFO_OBJECT (self, "CUDA buffers for chunks of %zu bytes and %zu bytes of PCM %s in %.1f ms", in,
+            st->prep_out.load (), prepared ? "allocated" : "not allocated", (g_get_monotonic_time () - t0) / 1e3);
+      }
       st->cuda_error = err;
       st->cuda_state.store (ok ? DecState::kCudaReady : DecState::kCudaFailed, std::memory_order_release);
     });
@@ -1294,6 +1378,7 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
 static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec)
 {
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
+  gint64 t0 = g_get_monotonic_time ();
   if (self->st) {
     GString *times = g_string_new (NULL);
     for (int i = 0; i < kStages; i++)
@@ -1317,6 +1402,7 @@ static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec)
 #ifdef GPC_HAVE_CUDA_KERNELS
   gst_clear_object (&self->cuda_ctx);
 #endif
+  GST_INFO_OBJECT (self, "stopped in %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
   return TRUE;
 }
 
