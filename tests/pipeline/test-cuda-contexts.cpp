@@ -121,6 +121,10 @@ wait_eos (GstElement *pipe, const char *tag)
   GstBus *bus = gst_element_get_bus (pipe);
   GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
       (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  if (!msg || GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    /* stopped first: a failed check leaves this process (CK_FORK=no), and
+     * one that exits with CUDA work under way may never end */
+    gst_element_set_state (pipe, GST_STATE_NULL);
   fail_unless (msg != NULL, "pipeline %s: timeout", tag);
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     GError *e = NULL;
@@ -194,6 +198,90 @@ GST_START_TEST (two_pipelines_two_contexts)
 }
 GST_END_TEST;
 
+/* flacdec's PCM of a clip. */
+static std::vector<uint8_t>
+reference_pcm (const std::string &clip)
+{
+  Side ref;
+  ref.tag = "flacdec";
+  GstElement *p = start ("filesrc location=\"" + clip + "\" ! flacparse ! flacdec name=dec ! fakesink sync=false",
+      &ref);
+  wait_eos (p, ref.tag);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  fail_unless (!ref.pcm.empty ());
+  return ref.pcm;
+}
+
+/* cudaflacdec closes into the context it used: its kernels, streams and
+ * pinned and device buffers stay with that context for the next decoder
+ * there (flac-cuda-decoder.h). One application context serves streams of
+ * different formats in turn (buffers grow), two decoders at once (one takes
+ * the kept set, the other makes its own, and only one set is kept after),
+ * and one pipeline played twice; every stream must decode as flacdec does,
+ * and the context must go cleanly with a set still kept. */
+GST_START_TEST (one_context_reused)
+{
+  gpc_test::Rng rng = gpc_test::rng ("cuda-contexts-reuse");
+  std::vector<std::string> clips;
+  /* (not g32.flac: flacdec cannot decode 32-bit streams) */
+  for (const char *c : { "g16.flac", "g24x6.flac", "g16x8.flac", "pc2.flac" })
+    clips.push_back (gpc_test::media_dir () + "/flac/" + c);
+  for (size_t i = clips.size () - 1; i > 0; i--) /* a fresh order every run */
+    std::swap (clips[i], clips[rng.range (0, (int) i)]);
+  std::vector<std::vector<uint8_t>> ref;
+  for (const std::string &c : clips)
+    ref.push_back (reference_pcm (c));
+  GstCudaContext *cuda = gst_cuda_context_new (0);
+  fail_unless (cuda != NULL);
+  /* unframed (the pinned input gathers in the CUDA slots) and framed */
+  auto launch = [&] (size_t i, bool unframed) {
+    return "filesrc location=\"" + clips[i] + "\" ! " + (unframed ? "" : "flacparse ! ") +
+        "cudaflacdec name=dec backend=cuda ! fakesink sync=false";
+  };
+  for (size_t i = 0; i < clips.size (); i++) {
+    Side s;
+    s.tag = "in turn";
+    s.cuda = cuda;
+    s.pipe = start (launch (i, i % 2 == 0), &s);
+    wait_eos (s.pipe, s.tag);
+    gst_element_set_state (s.pipe, GST_STATE_NULL);
+    gst_object_unref (s.pipe);
+    fail_unless (s.pcm == ref[i], "%s after %zu other streams on the context: PCM differs from flacdec",
+        clips[i].c_str (), i);
+  }
+  printf ("%zu streams in turn on one context: equal to flacdec\n", clips.size ());
+  Side two[2];
+  for (int k = 0; k < 2; k++) {
+    two[k].tag = k ? "at once B" : "at once A";
+    two[k].cuda = cuda;
+    two[k].pipe = start (launch ((size_t) k, true), &two[k]);
+  }
+  for (int k = 0; k < 2; k++) {
+    wait_eos (two[k].pipe, two[k].tag);
+    gst_element_set_state (two[k].pipe, GST_STATE_NULL);
+    gst_object_unref (two[k].pipe);
+    fail_unless (two[k].pcm == ref[k], "%s: PCM differs from flacdec", two[k].tag);
+  }
+  printf ("two decoders at once on one context: equal to flacdec\n");
+  Side again;
+  again.tag = "played twice";
+  again.cuda = cuda;
+  again.pipe = start (launch (2, true), &again);
+  wait_eos (again.pipe, again.tag);
+  gst_element_set_state (again.pipe, GST_STATE_READY);
+  fail_unless (again.pcm == ref[2]);
+  again.pcm.clear ();
+  fail_if (gst_element_set_state (again.pipe, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE);
+  wait_eos (again.pipe, again.tag);
+  gst_element_set_state (again.pipe, GST_STATE_NULL);
+  gst_object_unref (again.pipe);
+  fail_unless (again.pcm == ref[2], "second play of one pipeline: PCM differs from flacdec");
+  printf ("one pipeline played twice: equal to flacdec both times\n");
+  gst_object_unref (cuda); /* frees the set the last decoder left */
+}
+GST_END_TEST;
+
 /* Is a CUDA device usable? (the driver library is opened, never linked) */
 static int
 cuda_devices ()
@@ -238,6 +326,7 @@ main (int argc, char **argv)
   TCase *tc = tcase_create ("general");
   suite_add_tcase (s, tc);
   tcase_add_test (tc, two_pipelines_two_contexts);
+  tcase_add_test (tc, one_context_reused);
   return gst_check_run_suite (s, "cuda-contexts", __FILE__);
 }
 
