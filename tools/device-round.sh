@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old alf alf-variants alf-focus prores-dl prores-batch soak prores prores-sweep flac flac-stages flac-overhead
+# Steps: motion motion-old alf alf-variants alf-focus prores-dl prores-batch soak prores prores-sweep flac flac-stages flac-timeline flac-overhead
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
@@ -82,6 +82,8 @@ for s in "$@"; do
       tail -n 14 "$out/flac.txt" ;;
     flac-stages) step flac-stages 300 bash benchmarks/flac/profile-stages.sh "$root/$b" /tmp/fb
       cat "$out/flac-stages.txt" | grep -v '^generating' | tail -n 12 ;;
+    flac-timeline) step flac-timeline 200 bash benchmarks/flac/timeline.sh "$root/$b" /tmp/fb
+      grep -v '^generating' "$out/flac-timeline.txt" ;;
     flac-overhead) # fixed costs: a 1 s file through each decoder, wall clock, 3 runs each
       mkdir -p /tmp/fo
       $b/benchmarks/flac/flac-bench-gen 2 16 48000 1 1 | flac -s -f --force-raw-format --endian=little \
@@ -111,7 +113,7 @@ for s in "$@"; do
     cuda-tests)
       for t in $b/tests/flac/test-cudaflacdec-cuda $b/tests/flac/test-cudaflacdec-auto $b/tests/flac/test-flac-locate-cuda $(find $b/tests -name 'test-cuda-contexts*' -type f); do
         n=$(basename "$t")
-        GST_REGISTRY=/tmp/$n.registry step "$n" 300 "$t"
+        GST_REGISTRY=/tmp/$n.registry step "$n" 150 "$t"
         grep -E "Checks|SKIP|fail|differs|declines" "$out/$n.txt" | head -8
       done ;;
     tests-novalidation) # every test program, without the validation layer
