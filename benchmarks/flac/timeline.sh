@@ -36,3 +36,6 @@ for b in auto cuda cpu; do
   run "cudaflacdec $b, no MD5" cudaflacdec backend=$b check-md5=false
 done
 run "cudaflacdec auto, MD5" cudaflacdec backend=auto
+# reading on a thread of its own (filesrc's read() is on the decoder's
+# streaming thread otherwise)
+run "queue ! cudaflacdec auto, no MD5" queue ! cudaflacdec backend=auto check-md5=false

@@ -9,7 +9,9 @@
 
 #include <string.h>
 
+#include <memory>
 #include <mutex>
+#include <utility>
 
 #include "flac-kernels.h"
 
@@ -44,15 +46,55 @@ struct CudaSlot {
   void *h_cands = nullptr, *h_count = nullptr;
   size_t hc_cands = 0, hc_count = 0;
   size_t uploaded = 0; /* bytes of h_in already in d_in (locate) */
+  uint8_t *out_host = nullptr; /* where the submitted batch's PCM goes */
   size_t n = 0, out_bytes = 0;
   bool busy = false;
+};
+
+/* Pinned blocks that carry PCM downstream (output_buffer()). Shared with
+ * every block that is out: a block that comes back after its resources
+ * were freed frees itself. */
+struct OutputBlocks {
+  std::mutex lock;
+  std::vector<std::pair<void *, size_t>> idle; /* pointer, capacity */
+  int out = 0;
+  bool orphaned = false;
 };
 
 struct CudaResources {
   CUmodule module = nullptr;
   CUfunction k_decode = nullptr, k_interleave = nullptr, k_scan = nullptr, k_ends = nullptr;
   CudaSlot slots[CudaDecoder::kSlots];
+  std::shared_ptr<OutputBlocks> blocks = std::make_shared<OutputBlocks> ();
 };
+
+struct OutputBlock {
+  std::shared_ptr<OutputBlocks> blocks;
+  GstCudaContext *ctx; /* referenced while the block is out */
+  void *ptr;
+  size_t cap;
+};
+
+/* GstMemory notify: the block goes back to its set, or is freed. */
+static void output_block_free (gpointer data)
+{
+  OutputBlock *b = (OutputBlock *) data;
+  bool kept;
+  {
+    std::lock_guard<std::mutex> g (b->blocks->lock);
+    b->blocks->out--;
+    kept = !b->blocks->orphaned;
+    if (kept)
+      b->blocks->idle.emplace_back (b->ptr, b->cap);
+  }
+  if (!kept && gst_cuda_context_push (b->ctx)) {
+    CuMemFreeHost (b->ptr);
+    gst_cuda_context_pop (nullptr);
+  }
+  GstCudaContext *ctx = b->ctx;
+  delete b;
+  gst_object_unref (ctx); /* last: it may be the context's last reference */
+}
 
 static bool cu_ok (CUresult r, const char *what)
 {
@@ -77,6 +119,14 @@ bool CudaDecoder::kernels_built ()
 /* With the resources' context current. */
 static void free_resources (CudaResources *r)
 {
+  std::vector<std::pair<void *, size_t>> idle;
+  {
+    std::lock_guard<std::mutex> g (r->blocks->lock);
+    r->blocks->orphaned = true;
+    idle.swap (r->blocks->idle);
+  }
+  for (auto &b : idle)
+    CuMemFreeHost (b.first);
   for (CudaSlot &s : r->slots) {
     if (s.stream) {
       CuStreamSynchronize (s.stream);
@@ -286,8 +336,24 @@ bool CudaDecoder::prepare (size_t in_bytes, size_t out_bytes, unsigned out_forma
   size_t planar = out_format_bytes ? out_bytes / out_format_bytes * 4 : 0; /* int32 per sample */
   for (CudaSlot &s : res_->slots)
     ok = ok && !s.busy && ensure_host (&s.h_in, &s.hc_in, in_bytes) && ensure (&s.d_in, &s.c_in, in_bytes + 16) &&
-        (!out_bytes || (ensure_host (&s.h_out, &s.hc_out, out_bytes) && ensure (&s.d_out, &s.c_out, out_bytes) &&
-            ensure (&s.d_planar, &s.c_planar, planar)));
+        (!out_bytes || (ensure (&s.d_out, &s.c_out, out_bytes) && ensure (&s.d_planar, &s.c_planar, planar)));
+  /* the PCM goes downstream in output blocks: one per slot and one being
+   * pushed, if the context does not keep enough from an earlier stream */
+  size_t have = 0;
+  {
+    std::lock_guard<std::mutex> g (res_->blocks->lock);
+    for (auto &b : res_->blocks->idle)
+      have += b.second >= out_bytes;
+  }
+  for (size_t i = have; ok && out_bytes && i < kSlots + 1; i++) {
+    void *ptr = nullptr;
+    size_t cap = out_bytes + out_bytes / 4 + 4096;
+    ok = cu_ok (CuMemAllocHost (&ptr, cap), "cuMemAllocHost");
+    if (ok) {
+      std::lock_guard<std::mutex> g (res_->blocks->lock);
+      res_->blocks->idle.emplace_back (ptr, cap);
+    }
+  }
   gst_cuda_context_pop (nullptr);
   return ok;
 }
@@ -379,8 +445,54 @@ bool CudaDecoder::locate (int slot, size_t bytes, bool final, const ScanParams &
   return true;
 }
 
+GstBuffer *CudaDecoder::output_buffer (size_t bytes, uint8_t **data)
+{
+  std::shared_ptr<OutputBlocks> &blocks = res_->blocks;
+  void *ptr = nullptr;
+  size_t cap = 0;
+  void *too_small = nullptr;
+  {
+    std::lock_guard<std::mutex> g (blocks->lock);
+    if (blocks->out >= kMaxOutputBlocks)
+      return nullptr;
+    for (size_t i = 0; i < blocks->idle.size (); i++) {
+      if (blocks->idle[i].second >= bytes) {
+        ptr = blocks->idle[i].first;
+        cap = blocks->idle[i].second;
+        blocks->idle.erase (blocks->idle.begin () + (long) i);
+        break;
+      }
+    }
+    if (!ptr && !blocks->idle.empty ()) { /* batches grew: one smaller block goes */
+      too_small = blocks->idle.back ().first;
+      blocks->idle.pop_back ();
+    }
+    blocks->out++;
+  }
+  if (!ptr || too_small) {
+    bool ok = gst_cuda_context_push (ctx_);
+    if (ok && too_small)
+      CuMemFreeHost (too_small);
+    if (ok && !ptr) {
+      cap = bytes + bytes / 4 + 4096; /* batches vary a little */
+      if (!cu_ok (CuMemAllocHost (&ptr, cap), "cuMemAllocHost"))
+        ptr = nullptr;
+    }
+    if (ok)
+      gst_cuda_context_pop (nullptr);
+    if (!ptr) {
+      std::lock_guard<std::mutex> g (blocks->lock);
+      blocks->out--;
+      return nullptr;
+    }
+  }
+  OutputBlock *b = new OutputBlock { blocks, (GstCudaContext *) gst_object_ref (ctx_), ptr, cap };
+  *data = (uint8_t *) ptr;
+  return gst_buffer_new_wrapped_full ((GstMemoryFlags) 0, ptr, cap, 0, bytes, b, output_block_free);
+}
+
 bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchFormat &fmt,
-    size_t out_samples)
+    size_t out_samples, uint8_t *out_host)
 {
   CudaSlot &s = res_->slots[slot];
   if (!gst_cuda_context_push (ctx_))
@@ -410,7 +522,7 @@ bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchF
       (!wide || ensure (&s.d_side, &s.c_side, out_samples * 8)) &&
       ensure (&s.d_out, &s.c_out, out_bytes) &&
       ensure (&s.d_status, &s.c_status, n * sizeof (int)) &&
-      ensure_host (&s.h_out, &s.hc_out, out_bytes) &&
+      (out_host || ensure_host (&s.h_out, &s.hc_out, out_bytes)) &&
       ensure_host (&s.h_status, &s.hc_status, n * sizeof (int));
   /* after locate() the chunk is on the device already */
   ok = ok && (in_bytes <= s.uploaded || copy_async (s.d_in, nullptr, 0, s.h_in, in_bytes, s.stream)) &&
@@ -434,8 +546,11 @@ bool CudaDecoder::submit (int slot, const FrameJob *jobs, size_t n, const BatchF
     ok = ok && cu_ok (CuLaunchKernel (res_->k_interleave, (unsigned) n, 1, 1, 256, 1, 1, 0,
         s.stream, a2, nullptr), "cuLaunchKernel (interleave)");
   }
-  ok = ok && copy_async (0, s.h_out, s.d_out, nullptr, out_bytes, s.stream) &&
+  s.out_host = out_host ? out_host : (uint8_t *) s.h_out;
+  ok = ok && copy_async (0, s.out_host, s.d_out, nullptr, out_bytes, s.stream) &&
       copy_async (0, s.h_status, s.d_status, nullptr, n * sizeof (int), s.stream);
+  if (!ok) /* nothing queued so far may still write into out_host */
+    CuStreamSynchronize (s.stream);
   gst_cuda_context_pop (nullptr);
   s.n = n;
   s.out_bytes = out_bytes;
@@ -459,7 +574,7 @@ bool CudaDecoder::collect (int slot, FrameJob *jobs, size_t n, const uint8_t **p
   const int *st = (const int *) s.h_status;
   for (size_t i = 0; i < n; i++)
     jobs[i].status = jobs[i].silence ? jobs[i].status : st[i];
-  *pcm = (const uint8_t *) s.h_out;
+  *pcm = s.out_host;
   *pcm_bytes = s.out_bytes;
   return true;
 }
@@ -480,7 +595,8 @@ void CudaDecoder::close () {}
 uint8_t *CudaDecoder::reserve_input (int, size_t, size_t) { return nullptr; }
 bool CudaDecoder::prepare (size_t, size_t, unsigned) { return false; }
 bool CudaDecoder::locate (int, size_t, bool, const ScanParams &, std::vector<FoundCandidate> *) { return false; }
-bool CudaDecoder::submit (int, const FrameJob *, size_t, const BatchFormat &, size_t) { return false; }
+GstBuffer *CudaDecoder::output_buffer (size_t, uint8_t **) { return nullptr; }
+bool CudaDecoder::submit (int, const FrameJob *, size_t, const BatchFormat &, size_t, uint8_t *) { return false; }
 bool CudaDecoder::collect (int, FrameJob *, size_t, const uint8_t **, size_t *) { return false; }
 
 #endif

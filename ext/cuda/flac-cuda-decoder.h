@@ -76,14 +76,25 @@ class CudaDecoder {
   bool locate (int slot, size_t bytes, bool final, const ScanParams &p,
       std::vector<FoundCandidate> *found);
 
+  /* A buffer of `bytes` in pinned memory, for a batch's PCM to go
+   * downstream as the GPU wrote it, without a copy; *data is where submit()
+   * writes. Null when kMaxOutputBlocks of them are still held downstream
+   * (or by the MD5 check): submit() then downloads into the slot's own
+   * staging buffer and the caller copies. The buffer keeps the CUDA context
+   * alive until it is freed. */
+  static constexpr int kMaxOutputBlocks = 4;
+  GstBuffer *output_buffer (size_t bytes, uint8_t **data);
+
   /* Queues the batch: jobs reference the slot's input(). out_samples is the
-   * batch's total duration per channel. */
+   * batch's total duration per channel; the PCM goes to out_host (from
+   * output_buffer()) or, if null, to the slot's staging buffer. */
   bool submit (int slot, const FrameJob *jobs, size_t n, const BatchFormat &fmt,
-      size_t out_samples);
+      size_t out_samples, uint8_t *out_host = nullptr);
 
   /* Waits for the slot; on success *pcm points at the interleaved output in
-   * pinned memory (valid until the next submit on the slot) and statuses
-   * of the jobs are written to jobs[i].status. */
+   * pinned memory (submit's out_host, or the staging buffer, valid until
+   * the next submit on the slot) and statuses of the jobs are written to
+   * jobs[i].status. */
   bool collect (int slot, FrameJob *jobs, size_t n, const uint8_t **pcm, size_t *pcm_bytes);
 
  private:

@@ -6,7 +6,11 @@
 namespace gpc {
 namespace flac {
 
+/* The MD5 is the slower side of a verified decode: what waits for it is
+ * bounded (by bytes: a CUDA batch is tens of MB) so that memory stays a few
+ * batches deep instead of growing toward the whole stream's PCM. */
 static const size_t kMaxQueued = 64;
+static const size_t kMaxQueuedBytes = 128u << 20;
 
 Md5Worker::Md5Worker () : thread_ ([this] { run (); }) {}
 
@@ -31,6 +35,7 @@ void Md5Worker::run ()
       return;
     Item it = queue_.front ();
     queue_.pop_front ();
+    queued_bytes_ -= it.size;
     busy_ = true;
     idle_cv_.notify_all (); /* room in the queue */
     lk.unlock ();
@@ -49,8 +54,12 @@ void Md5Worker::run ()
 void Md5Worker::push (GstBuffer *buf, unsigned container_bytes, unsigned shift, unsigned bps)
 {
   std::unique_lock<std::mutex> lk (mutex_);
-  idle_cv_.wait (lk, [&] { return queue_.size () < kMaxQueued; });
-  queue_.push_back (Item { gst_buffer_ref (buf), container_bytes, shift, bps });
+  idle_cv_.wait (lk, [&] {
+    return queue_.empty () || (queue_.size () < kMaxQueued && queued_bytes_ < kMaxQueuedBytes);
+  });
+  size_t size = gst_buffer_get_size (buf);
+  queued_bytes_ += size;
+  queue_.push_back (Item { gst_buffer_ref (buf), container_bytes, shift, bps, size });
   cv_.notify_one ();
 }
 
@@ -67,6 +76,7 @@ void Md5Worker::reset ()
   for (Item &it : queue_)
     gst_buffer_unref (it.buf);
   queue_.clear ();
+  queued_bytes_ = 0;
   idle_cv_.wait (lk, [&] { return !busy_; });
   md5_.reset ();
 }

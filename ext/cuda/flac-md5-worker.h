@@ -37,11 +37,13 @@ class Md5Worker {
   struct Item {
     GstBuffer *buf;
     unsigned cb, shift, bps;
+    size_t size;
   };
   void run ();
 
   Md5 md5_;
   std::deque<Item> queue_;
+  size_t queued_bytes_ = 0;
   std::mutex mutex_;
   std::condition_variable cv_, idle_cv_;
   bool busy_ = false;

@@ -103,7 +103,11 @@ struct Batch {
   int in_frames = 0;   /* input buffers (base-class frames) the batch finishes */
   size_t trim = 0;     /* samples dropped from the start (to land exactly on a seek target) */
   int slot = -1;       /* CUDA slot, -1 for the CPU backend */
-  GstBuffer *out = nullptr;
+  GstBuffer *out = nullptr; /* CPU: decoded into; CUDA: downloaded into, if a pinned one was free */
+  ~Batch () {
+    if (out)
+      gst_buffer_unref (out);
+  }
 };
 
 /* Wall time spent in each stage of the streaming thread, summed over the
@@ -476,7 +480,10 @@ static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
   bool submitted;
   {
     StageTimer timer (&st->stage_s[kStageSubmit]);
-    submitted = st->cuda.submit (b->slot, b->jobs.data (), b->jobs.size (), b->fmt, b->samples);
+    /* straight into a pinned buffer that goes downstream, where one is free */
+    uint8_t *direct = nullptr;
+    b->out = st->cuda.output_buffer (pcm_bytes, &direct);
+    submitted = st->cuda.submit (b->slot, b->jobs.data (), b->jobs.size (), b->fmt, b->samples, direct);
   }
   if (!submitted) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("submitting a batch failed"));
@@ -497,7 +504,7 @@ static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("waiting for a batch failed"));
       return GST_FLOW_ERROR;
     }
-    ret = push_batch (self, *prev, pcm, n);
+    ret = push_batch (self, *prev, prev->out ? nullptr : pcm, n);
   }
   return ret;
 }
@@ -520,7 +527,7 @@ static GstFlowReturn finish_in_flight (GstCudaFlacDec *self)
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("waiting for a batch failed"));
     return GST_FLOW_ERROR;
   }
-  return push_batch (self, *prev, pcm, n);
+  return push_batch (self, *prev, prev->out ? nullptr : pcm, n);
 }
 
 static void join_cuda_init (DecState *st)
