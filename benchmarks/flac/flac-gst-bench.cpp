@@ -10,7 +10,9 @@
  *   flacdec, avdec_flac (filesrc ! flacparse ! DEC ! fakesink)
  *   cudaflacdec backend=cuda and backend=cpu, framed (after flacparse) and
  *   unframed (filesrc ! cudaflacdec, the element locates frames itself).
- * Usage: flac-gst-bench [--repeat N] FILE.flac...
+ * Usage: flac-gst-bench [--repeat N] [--only TEXT] FILE.flac...
+ * (--only: just flacdec and the decoders whose name contains TEXT;
+ * --no-flacdec: without the reference; --props: properties added to every cudaflacdec, e.g. chunk-size=33554432)
  * Needs GST_PLUGIN_PATH to include the build's ext/cuda folder.
  */
 #include <gst/gst.h>
@@ -44,6 +46,8 @@ static const Decoder kDecoders[] = {
   /* auto (the default): the CPU decodes while the CUDA context is made */
   { "cudaflacdec auto (unframed)", "cudaflacdec", "cudaflacdec" },
   { "cudaflacdec auto (unframed,nomd5)", "cudaflacdec", "cudaflacdec check-md5=false" },
+  /* filesrc reads on a thread of its own instead of the decoder's */
+  { "cudaflacdec auto (queue,nomd5)", "cudaflacdec", "queue ! cudaflacdec check-md5=false" },
 };
 
 /* Plays one pipeline to EOS `plays` times (READY in between); returns the
@@ -102,15 +106,24 @@ int main (int argc, char **argv)
 {
   gst_init (&argc, &argv);
   int repeat = 1;
+  const char *only = NULL;
+  bool no_ref = false;
+  std::string props;
   std::vector<std::string> files;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--repeat") && i + 1 < argc)
       repeat = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp (argv[i], "--no-flacdec"))
+      no_ref = true;
+    else if (!strcmp (argv[i], "--props") && i + 1 < argc)
+      props = argv[++i];
     else
       files.push_back (argv[i]);
   }
   if (files.empty ()) {
-    fprintf (stderr, "usage: %s [--repeat N] FILE.flac...\n", argv[0]);
+    fprintf (stderr, "usage: %s [--repeat N] [--only TEXT] FILE.flac...\n", argv[0]);
     return 2;
   }
   for (const std::string &file : files) {
@@ -120,6 +133,10 @@ int main (int argc, char **argv)
         "2nd play wall s", "vs flacdec");
     double ref = 0, ref2 = 0;
     for (const Decoder &d : kDecoders) {
+      if (only && strcmp (d.name, "flacdec") != 0 && !strstr (d.name, only))
+        continue;
+      if (no_ref && !strcmp (d.name, "flacdec"))
+        continue;
       GstElementFactory *fac = gst_element_factory_find (d.element);
       if (!fac) {
         printf ("  %-32s %10s\n", d.name, "not installed");
@@ -127,7 +144,11 @@ int main (int argc, char **argv)
       }
       gst_object_unref (fac);
       gchar *loc = g_strescape (file.c_str (), NULL);
-      std::string desc = std::string ("filesrc blocksize=1048576 location=\"") + loc + "\" ! " + d.chain +
+      std::string chain = d.chain;
+      size_t at = chain.find ("cudaflacdec");
+      if (at != std::string::npos && !props.empty ())
+        chain.insert (at + strlen ("cudaflacdec"), " " + props);
+      std::string desc = std::string ("filesrc blocksize=1048576 location=\"") + loc + "\" ! " + chain +
           " ! fakesink sync=false";
       g_free (loc);
       double best = -1, best2 = -1;

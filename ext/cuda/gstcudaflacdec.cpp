@@ -75,14 +75,16 @@ enum {
 #define DEFAULT_BATCH_TIME (0)
 #define DEFAULT_CHUNK_SIZE 0   /* auto */
 /* "auto" sizes: a GPU needs thousands of frames in flight to be busy (one
- * thread decodes one frame); the CPU backend only needs a few per core.
- * A CUDA chunk holds about AUTO_BATCH_FRAMES_CUDA frames of the stream
- * (STREAMINFO's largest frame), within 16..64 MiB: larger chunks ran slower
- * on the H100 host (staging and locating a chunk that no longer fits the
- * caches: 1.19 s against 0.75 s for the 4620 s 16-bit stereo benchmark file
- * without MD5), smaller ones leave the GPU short of frames (6-channel
- * 24-bit frames are 40 KB and more). */
-#define AUTO_BATCH_FRAMES_CUDA 2048
+ * thread decodes one frame, and those threads wait on memory); the CPU
+ * backend only needs a few per core. A CUDA chunk holds about
+ * AUTO_BATCH_FRAMES_CUDA frames of the stream (STREAMINFO's largest frame),
+ * within 16..64 MiB. On the H100 host, 4620 s of 16-bit stereo without
+ * MD5, best of three (first play of a pipeline / second play): 16 MiB
+ * chunks 0.45 / 0.27 s, 24 MiB 0.44 / 0.20 s, 32 MiB 0.49 / 0.20 s, 48 MiB
+ * 0.52 / 0.20 s: small batches leave the GPU waiting on memory, large ones
+ * cost more pinned memory to set up and a longer fill and drain.
+ * 6-channel 24-bit frames are 40 KB and more. */
+#define AUTO_BATCH_FRAMES_CUDA 3072
 #define AUTO_BATCH_FRAMES_CPU 256
 #define AUTO_CHUNK_SIZE_CUDA_MIN (16u * 1024 * 1024)
 #define AUTO_CHUNK_SIZE_CUDA_MAX (64u * 1024 * 1024)
