@@ -169,6 +169,23 @@ struct CachedBits {
       count |= 56;
       return;
     }
+#else
+    /* Device: three aligned 32-bit loads instead of up to eight byte loads
+     * (each a wait on memory for a thread that decodes a frame alone). The
+     * aligned word may start up to 3 bytes before data + next: still inside
+     * the chunk, which starts aligned. */
+    if (next + 12 <= size) {
+      uintptr_t at = (uintptr_t) (data + next);
+      const uint32_t *w = (const uint32_t *) (at & ~(uintptr_t) 3);
+      unsigned off = (unsigned) (at & 3) * 8;
+      uint64_t hi = ((uint64_t) __byte_perm (w[0], 0, 0x0123) << 32) | __byte_perm (w[1], 0, 0x0123);
+      uint32_t lo = __byte_perm (w[2], 0, 0x0123);
+      uint64_t v = off ? (hi << off) | (lo >> (32 - off)) : hi;
+      cache |= v >> count;
+      next += (63 - count) >> 3;
+      count |= 56;
+      return;
+    }
 #endif
     while (count <= 56) {
       uint64_t b = next < size ? data[next] : 0;
@@ -391,23 +408,35 @@ GPC_HD void restore_lpc32 (T *s, const int32_t *res, uint32_t n, const int32_t *
 }
 
 /* Same with the order known at compile time, so that the inner loop unrolls
- * and the history stays in registers: most streams use orders up to 12. */
+ * and the history stays in registers: most streams use orders up to 12.
+ * The history is a register window shifted by one each sample rather than
+ * reloaded from s: on the GPU, where one thread decodes a frame and few
+ * warps share an SM, every reload waits out the memory latency. */
 template <typename T, unsigned N>
 GPC_HD void restore_lpc32_n (T *s, const int32_t *res, uint32_t n, const int32_t *c,
     unsigned shift)
 {
   int32_t k[N];
-  for (unsigned j = 0; j < N; j++)
+  uint32_t h[N];
+  for (unsigned j = 0; j < N; j++) {
     k[j] = c[j];
+    h[j] = (uint32_t) s[j];
+  }
   for (uint32_t i = N; i < n; i++) {
-    const T *h = s + i - N;
     uint32_t sum = 0;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
     for (unsigned j = 0; j < N; j++)
-      sum += (uint32_t) k[j] * (uint32_t) h[j];
-    s[i] = (T) ((int64_t) res[i] + ((int32_t) sum >> shift));
+      sum += (uint32_t) k[j] * h[j];
+    T v = (T) ((int64_t) res[i] + ((int32_t) sum >> shift));
+    s[i] = v;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned j = 0; j + 1 < N; j++)
+      h[j] = h[j + 1];
+    h[N - 1] = (uint32_t) v;
   }
 }
 
@@ -444,17 +473,26 @@ GPC_HD void restore_lpc64_n (T *s, const int32_t *res, uint32_t n, const int32_t
     unsigned shift)
 {
   int64_t k[N];
-  for (unsigned j = 0; j < N; j++)
+  uint64_t h[N]; /* a register window, as in restore_lpc32_n */
+  for (unsigned j = 0; j < N; j++) {
     k[j] = c[j];
+    h[j] = (uint64_t) (int64_t) s[j];
+  }
   for (uint32_t i = N; i < n; i++) {
-    const T *h = s + i - N;
     uint64_t sum = 0;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
     for (unsigned j = 0; j < N; j++)
-      sum += (uint64_t) k[j] * (uint64_t) (int64_t) h[j];
-    s[i] = (T) ((uint64_t) (int64_t) res[i] + (uint64_t) ((int64_t) sum >> shift));
+      sum += (uint64_t) k[j] * h[j];
+    T v = (T) ((uint64_t) (int64_t) res[i] + (uint64_t) ((int64_t) sum >> shift));
+    s[i] = v;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned j = 0; j + 1 < N; j++)
+      h[j] = h[j + 1];
+    h[N - 1] = (uint64_t) (int64_t) v;
   }
 }
 

@@ -3,7 +3,7 @@
  *
  * The kernel-on-host test again, but with the device-only branches of the
  * shared per-frame code selected (__CUDA_ARCH__ defined, CUDA intrinsics
- * shimmed, everything forced inline): the byte-wise cache refill, __clz /
+ * shimmed, everything forced inline): the word-wise cache refill, __clz /
  * __clzll and the __constant__/__device__ CRC tables. These branches never
  * run on a machine without a GPU otherwise.
  */
@@ -33,5 +33,13 @@
 #define __forceinline__ inline __attribute__ ((always_inline))
 static inline int __clz (int x) { return x ? __builtin_clz ((unsigned) x) : 32; }
 static inline int __clzll (long long x) { return x ? __builtin_clzll ((unsigned long long) x) : 64; }
+static inline unsigned __byte_perm (unsigned x, unsigned y, unsigned s)
+{
+  uint64_t v = ((uint64_t) y << 32) | x;
+  unsigned r = 0;
+  for (int i = 0; i < 4; i++)
+    r |= (unsigned) ((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+  return r;
+}
 
 #include "test-flac-kernels-host.cpp"
