@@ -337,15 +337,17 @@ bool CudaDecoder::prepare (size_t in_bytes, size_t out_bytes, unsigned out_forma
   for (CudaSlot &s : res_->slots)
     ok = ok && !s.busy && ensure_host (&s.h_in, &s.hc_in, in_bytes) && ensure (&s.d_in, &s.c_in, in_bytes + 16) &&
         (!out_bytes || (ensure (&s.d_out, &s.c_out, out_bytes) && ensure (&s.d_planar, &s.c_planar, planar)));
-  /* the PCM goes downstream in output blocks: one per slot and one being
-   * pushed, if the context does not keep enough from an earlier stream */
+  /* the PCM goes downstream in output blocks: one for the batch in flight
+   * and one for the batch being submitted while the one before is pushed
+   * and let go (more are made on demand while downstream holds them), if
+   * the context does not keep enough from an earlier stream */
   size_t have = 0;
   {
     std::lock_guard<std::mutex> g (res_->blocks->lock);
     for (auto &b : res_->blocks->idle)
       have += b.second >= out_bytes;
   }
-  for (size_t i = have; ok && out_bytes && i < kSlots + 1; i++) {
+  for (size_t i = have; ok && out_bytes && i < kSlots; i++) {
     void *ptr = nullptr;
     size_t cap = out_bytes + out_bytes / 4 + 4096;
     ok = cu_ok (CuMemAllocHost (&ptr, cap), "cuMemAllocHost");

@@ -1522,7 +1522,7 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
   g_object_class_install_property (gobject_class, PROP_BATCH_FRAMES,
       g_param_spec_uint ("batch-frames", "Batch frames",
           "Framed input: number of FLAC frames decoded at once, which is also the latency "
-          "(0 = auto: 2048 on CUDA, 256 on the CPU)",
+          "(0 = auto: 3072 on CUDA, 256 on the CPU)",
           0, 1 << 20, DEFAULT_BATCH_FRAMES, rw));
   g_object_class_install_property (gobject_class, PROP_BATCH_TIME,
       g_param_spec_uint64 ("batch-time", "Batch time",
@@ -1530,7 +1530,7 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
           "batch-frames counts)", 0, G_MAXUINT64, DEFAULT_BATCH_TIME, rw));
   g_object_class_install_property (gobject_class, PROP_CHUNK_SIZE,
       g_param_spec_uint ("chunk-size", "Chunk size",
-          "Unframed input: bytes of FLAC data located and decoded at once (0 = auto: 2048 of the "
+          "Unframed input: bytes of FLAC data located and decoded at once (0 = auto: 3072 of the "
           "stream's largest frames, within 16-64 MiB, on CUDA; 8 MiB on the CPU; values below 64 KiB are raised to it)", 0, 1u << 30,
           DEFAULT_CHUNK_SIZE, rw));
   g_object_class_install_property (gobject_class, PROP_CHECK_MD5,
