@@ -159,6 +159,7 @@ struct DecState {
   /* unframed input: chunk and PCM sizes for the start-up thread to allocate
    * the CUDA buffers with (0: unknown yet) */
   std::atomic<size_t> prep_in {0}, prep_out {0};
+  std::atomic<bool> stopping {false}; /* stop() waits: no buffers ahead then */
   unsigned prep_format_bytes = 0;
   int next_slot = 0;
   std::unique_ptr<Batch> in_flight; /* CUDA: submitted, not yet pushed */
@@ -976,6 +977,12 @@ static void publish_cuda_sizes (GstCudaFlacDec *self)
      * otherwise pin far more than a typical chunk needs */
     out = (size_t) (in * MIN (6.0, 1.05 * pcm / (double) (file_bytes - st->md.audio_offset)));
   }
+  /* a file of a chunk or two decodes on the CPU before CUDA is up: pinning
+   * buffers for it would only delay stop(), which waits for the thread */
+  if (file_bytes > 0 && (guint64) file_bytes < 2 * (guint64) st->chunk_size) {
+    GST_DEBUG_OBJECT (self, "short file (%" G_GINT64_FORMAT " bytes): no CUDA buffers ahead", file_bytes);
+    return;
+  }
   st->prep_format_bytes = fb;
   st->prep_out.store (out);
   st->prep_in.store (in, std::memory_order_release);
@@ -1349,7 +1356,7 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
       GError *err = NULL;
       bool ok = open_cuda (self, st, &err);
       size_t in = st->prep_in.load (std::memory_order_acquire);
-      if (ok && in) {
+      if (ok && in && !st->stopping.load ()) {
         gint64 t0 = g_get_monotonic_time ();
         bool prepared = st->cuda.prepare (in, st->prep_out.load (), st->prep_format_bytes);
         GST_INFO_OBJECT (self, "CUDA buffers for chunks of %zu bytes and %zu bytes of PCM %s in %.1f ms", in,
@@ -1395,6 +1402,7 @@ static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec)
     GST_INFO_OBJECT (self, "time in the streaming thread by stage: %s", times->str);
     g_string_free (times, TRUE);
     DecState *st = self->st;
+    st->stopping = true;
     join_cuda_init (st); /* backend=auto: a context still being made */
     GST_OBJECT_LOCK (self); /* reseek_async and context queries may look */
     self->st = NULL;
