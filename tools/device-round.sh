@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old alf alf-variants alf-focus prores-dl prores-batch soak prores prores-sweep flac flac-stages flac-timeline flac-overhead
+# Steps: motion motion-old alf alf-variants alf-focus prores-dl prores-batch soak prores prores-sweep flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
@@ -115,6 +115,12 @@ for s in "$@"; do
         n=$(basename "$t")
         GST_REGISTRY=/tmp/$n.registry step "$n" 150 "$t"
         grep -E "Checks|SKIP|fail|differs|declines" "$out/$n.txt" | head -8
+      done ;;
+    cuda-leaks) # the CUDA tests under the leaks tracer (tests/common/check-leaks.sh)
+      for t in $b/tests/flac/test-cudaflacdec-cuda $b/tests/flac/test-cudaflacdec-auto $(find $b/tests -name 'test-cuda-contexts' -type f); do
+        n=$(basename "$t")-leaks
+        GST_REGISTRY=/tmp/$n.registry step "$n" 200 bash tests/common/check-leaks.sh "$t"
+        grep -E "Checks|check-leaks|alive|SKIP" "$out/$n.txt" | head -8
       done ;;
     tests-novalidation) # every test program, without the validation layer
       for t in $(find $b/tests -type f -name 'test-*' -perm -u+x | sort); do

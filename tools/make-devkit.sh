@@ -18,6 +18,8 @@ bash "$kit" .devkit $bins /usr/bin/flac
 cp -L /usr/bin/flac .devkit/bin/
 # multifilesrc, which loops a ProRes clip's frames in the soak (tools/soak.sh).
 cp -L /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstmultifile.so .devkit/plugins/
+# The leaks tracer, for the *-leaks tests (tests/common/check-leaks.sh).
+cp -L /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstcoretracers.so .devkit/plugins/
 # The sanitizer runtimes (for the fuzz targets) and the validation layer make
 # up half of the kit; DEVKIT_LEAN=1 leaves them out, for benchmark runs where
 # the kit, the tree and any clips must fit the 64 MiB a device call carries.

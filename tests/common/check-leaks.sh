@@ -4,6 +4,8 @@
 # Usage: check-leaks.sh PROGRAM [GST_CHECKS test names, comma-separated]
 set -uo pipefail
 prog=$1
+# meson names a test program relative to the test's workdir when it has one
+case $prog in */*) ;; *) [ -x "./$prog" ] && prog=./$prog ;; esac
 export CK_FORK=no GST_TRACERS=leaks GST_DEBUG=GST_TRACER:7,leaks:7 GST_DEBUG_NO_COLOR=1
 [ $# -ge 2 ] && export GST_CHECKS=$2
 log=$(mktemp)
