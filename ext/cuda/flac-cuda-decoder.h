@@ -11,8 +11,9 @@
  * in flight while it prepares the next, so transfers, kernels and the
  * pipeline overlap without any per-frame synchronisation.
  *
- * Kernels, streams and buffers (about 200 MB of pinned and device memory
- * for the benchmark's 16-bit stereo stream) outlive the decoder: close()
+ * Kernels, streams and buffers (for the benchmark's 16-bit stereo stream
+ * about 200 MB of pinned memory in the slots and the output buffers kept
+ * for reuse, and as much on the device) outlive the decoder: close()
  * leaves them with the CUDA context, and the next decoder that opens on the
  * same context takes them instead of allocating and pinning again (pinning
  * costs about 0.5 ms per MiB on the H100 host). They are freed when the
