@@ -12,8 +12,9 @@
  * pipeline overlap without any per-frame synchronisation.
  *
  * Kernels, streams and buffers (for the benchmark's 16-bit stereo stream
- * about 200 MB of pinned memory in the slots and the output buffers kept
- * for reuse, and as much on the device) outlive the decoder: close()
+ * 250-420 MB of pinned memory in the slots' inputs and two to four output
+ * buffers kept for reuse, and about as much on the device) outlive the
+ * decoder: close()
  * leaves them with the CUDA context, and the next decoder that opens on the
  * same context takes them instead of allocating and pinning again (pinning
  * costs about 0.5 ms per MiB on the H100 host). They are freed when the
