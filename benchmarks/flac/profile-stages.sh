@@ -5,15 +5,7 @@
 # per-stage times (logged at INFO when it stops; see gstcudaflacdec.cpp).
 # Usage: benchmarks/flac/profile-stages.sh BUILD_DIR FILES_DIR
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:?build dir}
-dir=${2:?files dir}
-"$root/benchmarks/flac/generate-bench-files.sh" "$build" "$dir" >&2
-export GST_PLUGIN_PATH_1_0="$build/ext/cuda${GST_PLUGIN_PATH_1_0:+:$GST_PLUGIN_PATH_1_0}"
-export GST_REGISTRY=/tmp/profile-stages.registry
-f="$dir/music-16bit-48k-stereo-best.flac"
-cat "$f" > /dev/null # page cache
-ms () { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+source "$(dirname "$0")/bench-setup.sh" "${1:-}" "${2:-}" profile-stages
 run () {
   local t0 stages
   t0=$(date +%s%N)

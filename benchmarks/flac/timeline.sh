@@ -8,16 +8,9 @@
 # alone) and flacdec.
 # Usage: benchmarks/flac/timeline.sh BUILD_DIR FILES_DIR [FILE]
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:?build dir}
-dir=${2:?files dir}
-"$root/benchmarks/flac/generate-bench-files.sh" "$build" "$dir" >&2
-export GST_PLUGIN_PATH_1_0="$build/ext/cuda${GST_PLUGIN_PATH_1_0:+:$GST_PLUGIN_PATH_1_0}"
-export GST_REGISTRY=/tmp/flac-timeline.registry
-f=${3:-$dir/music-16bit-48k-stereo-best.flac}
-cat "$f" > /dev/null # page cache
+source "$(dirname "$0")/bench-setup.sh" "${1:-}" "${2:-}" flac-timeline
+if [ -n "${3:-}" ]; then f=$3; cat "$f" > /dev/null; fi
 gst-inspect-1.0 cudaflacdec > /dev/null 2>&1 # registry
-ms () { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 run () { # label, then the decoder part of the pipeline
   local label=$1 t0 log wall
   shift
