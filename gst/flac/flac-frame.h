@@ -407,18 +407,6 @@ GPC_HD void restore_lpc32 (T *s, const int32_t *res, uint32_t n, const int32_t *
   }
 }
 
-/* The LPC history of restore_lpc*_n: drops the oldest sample, appends v. */
-template <typename W, unsigned N>
-GPC_HD void slide_window (W (&h)[N], W v)
-{
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (unsigned j = 0; j + 1 < N; j++)
-    h[j] = h[j + 1];
-  h[N - 1] = v;
-}
-
 /* Same with the order known at compile time, so that the inner loop unrolls
  * and the history stays in registers: most streams use orders up to 12.
  * The history is a register window shifted by one each sample rather than
@@ -443,7 +431,12 @@ GPC_HD void restore_lpc32_n (T *s, const int32_t *res, uint32_t n, const int32_t
       sum += (uint32_t) k[j] * h[j];
     T v = (T) ((int64_t) res[i] + ((int32_t) sum >> shift));
     s[i] = v;
-    slide_window (h, (uint32_t) v);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned j = 0; j + 1 < N; j++)
+      h[j] = h[j + 1];
+    h[N - 1] = (uint32_t) v;
   }
 }
 
@@ -494,7 +487,12 @@ GPC_HD void restore_lpc64_n (T *s, const int32_t *res, uint32_t n, const int32_t
       sum += (uint64_t) k[j] * h[j];
     T v = (T) ((uint64_t) (int64_t) res[i] + (uint64_t) ((int64_t) sum >> shift));
     s[i] = v;
-    slide_window (h, (uint64_t) (int64_t) v);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (unsigned j = 0; j + 1 < N; j++)
+      h[j] = h[j + 1];
+    h[N - 1] = (uint64_t) (int64_t) v;
   }
 }
 
