@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkcompat.h"
 #include "compute/gpcvkcontext.h"
 #include "compute/gpcvkexec.h"
 #include "prores-frame.h"
@@ -234,9 +235,7 @@ static void
 claim_gpu_state (gpc::VkExec * exec, GstVulkanBufferMemory * m,
     VkPipelineStageFlags stage, VkAccessFlags access)
 {
-  m->barrier.parent.pipeline_stages = stage;
-  m->barrier.parent.access_flags = access;
-  m->barrier.parent.queue = exec->queue ();
+  gpc::barrier_set (&m->barrier.parent, stage, access, exec->queue ());
 }
 
 /* ------------------------------------------------------------ completion */

@@ -3,6 +3,8 @@
  */
 #include "vkproreskernel.h"
 
+#include "compute/gpcvkcompat.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,10 +238,8 @@ bool VkProResKernel::dispatch_split (VkExec *exec, const VkDescriptorBufferInfo 
   GstVulkanBufferMemory *smem = vk_buffer_memory (scratch);
   /* A buffer the cache hands out is free (its last users' fences have
    * signalled): no barrier before pass 1's writes. */
-  GstVulkanBarrierMemoryInfo &b = smem->barrier.parent;
-  b.pipeline_stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-  b.access_flags = VK_ACCESS_SHADER_WRITE_BIT;
-  b.queue = exec->queue ();
+  barrier_set (&smem->barrier.parent, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_ACCESS_SHADER_WRITE_BIT, exec->queue ());
   exec->keep (GST_MINI_OBJECT_CAST (scratch));
   gst_buffer_unref (scratch);
 
@@ -307,9 +307,7 @@ prepare (VkExec *exec, GstVulkanBufferMemory *m, VkPipelineStageFlags stage, VkA
   const bool read_after_read = b.pipeline_stages == stage && !(b.access_flags & writes) &&
       !(access & writes);
   if (nothing_pending || read_after_read) {
-    b.pipeline_stages = stage;
-    b.access_flags = access;
-    b.queue = exec->queue ();
+    barrier_set (&b, stage, access, exec->queue ());
     return;
   }
   exec->barrier (m, stage, access);
@@ -324,10 +322,8 @@ bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
     /* Host writes before the submission are visible to it: no transfer,
      * no barrier. The slot's previous frame has completed. */
     memset (status_host + 4 * slot, 0, 16);
-    GstVulkanBarrierMemoryInfo &b = status->barrier.parent;
-    b.pipeline_stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-    b.access_flags = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    b.queue = exec->queue ();
+    barrier_set (&status->barrier.parent, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, exec->queue ());
   } else {
     exec->barrier (status, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdFillBuffer (exec->cmd (), status->buffer, (VkDeviceSize) slot * 16, 16, 0);

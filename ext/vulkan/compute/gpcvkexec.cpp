@@ -3,6 +3,7 @@
  */
 #include "gpcvkexec.h"
 
+#include "gpcvkcompat.h"
 #include "gpcvkcontext.h"
 #include "gpcvkerror.h"
 
@@ -101,9 +102,7 @@ void VkExec::barrier (GstVulkanBufferMemory *mem, VkPipelineStageFlags stage, Vk
   b.size = VK_WHOLE_SIZE;
   vkCmdPipelineBarrier (cmd_->cmd, src_stage_of (mem->barrier.parent.pipeline_stages),
       stage, 0, 0, nullptr, 1, &b, 0, nullptr);
-  mem->barrier.parent.pipeline_stages = stage;
-  mem->barrier.parent.access_flags = access;
-  mem->barrier.parent.queue = queue_;
+  barrier_set (&mem->barrier.parent, stage, access, queue_);
 }
 
 void VkExec::barrier (GstVulkanImageMemory *mem, VkPipelineStageFlags stage, VkAccessFlags access,
@@ -121,9 +120,7 @@ void VkExec::barrier (GstVulkanImageMemory *mem, VkPipelineStageFlags stage, VkA
   b.subresourceRange = mem->barrier.subresource_range;
   vkCmdPipelineBarrier (cmd_->cmd, src_stage_of (mem->barrier.parent.pipeline_stages),
       stage, 0, 0, nullptr, 0, nullptr, 1, &b);
-  mem->barrier.parent.pipeline_stages = stage;
-  mem->barrier.parent.access_flags = access;
-  mem->barrier.parent.queue = queue_;
+  barrier_set (&mem->barrier.parent, stage, access, queue_);
   mem->barrier.image_layout = layout;
 }
 
