@@ -117,9 +117,14 @@ bus_watch (GstBus *bus, GstMessage *msg, gpointer data)
  * through set_context; failing their neighbours they call
  * gst_vulkan_instance_create_device(), which asks the application first
  * through this signal (vulkandownload gets there before the element
- * upstream of it has a device to share). */
+ * upstream of it has a device to share). GStreamer 1.26 added the index of
+ * the device asked for as the signal's first argument. */
 static GstVulkanDevice *
+#if GST_CHECK_VERSION(1, 26, 0)
+create_device (GstVulkanInstance *instance, guint device_index, gpointer data)
+#else
 create_device (GstVulkanInstance *instance, gpointer data)
+#endif
 {
   App *app = static_cast<App *> (data);
   return (GstVulkanDevice *) gst_object_ref (app->device);

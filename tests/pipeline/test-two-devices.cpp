@@ -37,6 +37,7 @@ extern "C" {
 
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
+#include "gpcvkcompat.h"
 #include "vmaf-motion-ref.h"
 
 namespace {
@@ -125,7 +126,7 @@ sync_handler (GstBus *bus, GstMessage *msg, gpointer data)
 
 /* gst_vulkan_instance_create_device() asks the application first. */
 GstVulkanDevice *
-on_create_device (GstVulkanInstance *instance, gpointer data)
+on_create_device (GPC_VK_CREATE_DEVICE_ARGS)
 {
   Side *s = static_cast<Side *> (data);
   std::lock_guard<std::mutex> g (s->lock);
