@@ -9,6 +9,10 @@
 
 #include <stdlib.h>
 
+#include <utility>
+
+#include "gpcvklock.h"
+
 GST_DEBUG_CATEGORY_STATIC (gpc_vk_context_debug);
 #define GST_CAT_DEFAULT gpc_vk_context_debug
 
@@ -124,10 +128,9 @@ static gboolean
 mark_loop_running (gpointer data)
 {
   LoopStarted *s = (LoopStarted *) data;
-  g_mutex_lock (&s->lock);
+  gpc::MutexGuard g (&s->lock);
   s->running = TRUE;
   g_cond_signal (&s->cond);
-  g_mutex_unlock (&s->lock);
   return G_SOURCE_REMOVE;
 }
 
@@ -145,10 +148,11 @@ new_running_display (GstVulkanInstance * instance)
   g_source_set_callback (idle, mark_loop_running, &s, NULL);
   g_source_attach (idle, display->main_context);
   g_source_unref (idle);
-  g_mutex_lock (&s.lock);
-  while (!s.running)
-    g_cond_wait (&s.cond, &s.lock);
-  g_mutex_unlock (&s.lock);
+  {
+    gpc::MutexGuard g (&s.lock);
+    while (!s.running)
+      g_cond_wait (&s.cond, &s.lock);
+  }
   g_mutex_clear (&s.lock);
   g_cond_clear (&s.cond);
   return display;
@@ -156,17 +160,43 @@ new_running_display (GstVulkanInstance * instance)
 
 static GstVulkanDisplay *shared_display;
 
+/* Returns a new reference to *slot, filling it with `made` (taken) first
+ * when empty; `made` is dropped when another thread filled it meanwhile.
+ * The shared objects are opened outside shared_lock, so that nothing that
+ * fails (or never returns) inside GStreamer or the driver holds it. */
+template <typename T>
+static T *
+publish_shared (T ** slot, T * made)
+{
+  T *ret = NULL;
+  {
+    gpc::MutexGuard g (&shared_lock);
+    if (!*slot && made) {
+      GST_OBJECT_FLAG_SET (made, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+      *slot = made;
+      made = NULL;
+    }
+    if (*slot)
+      ret = (T *) gst_object_ref (*slot);
+  }
+  if (made)
+    gst_object_unref (made);
+  return ret;
+}
+
+template <typename T>
+static T *
+peek_shared (T ** slot)
+{
+  gpc::MutexGuard g (&shared_lock);
+  return *slot ? (T *) gst_object_ref (*slot) : NULL;
+}
+
 static GstVulkanDisplay *
 get_shared_display (GstVulkanInstance * instance)
 {
-  g_mutex_lock (&shared_lock);
-  if (!shared_display) {
-    shared_display = new_running_display (instance);
-    GST_OBJECT_FLAG_SET (shared_display, GST_OBJECT_FLAG_MAY_BE_LEAKED);
-  }
-  GstVulkanDisplay *ret = (GstVulkanDisplay *) gst_object_ref (shared_display);
-  g_mutex_unlock (&shared_lock);
-  return ret;
+  GstVulkanDisplay *d = peek_shared (&shared_display);
+  return d ? d : publish_shared (&shared_display, new_running_display (instance));
 }
 
 /* Drops the process's references at exit, before gst-check's and the leaks
@@ -177,36 +207,36 @@ get_shared_display (GstVulkanInstance * instance)
 static void
 release_shared_at_exit (void)
 {
-  g_mutex_lock (&shared_lock);
-  gst_clear_object (&shared_display);
-  for (guint i = 0; i < MAX_SHARED_DEVICES; i++)
-    gst_clear_object (&shared_devices[i]);
-  gst_clear_object (&shared_instance);
-  g_mutex_unlock (&shared_lock);
+  GstObject *drop[MAX_SHARED_DEVICES + 2] = {};
+  {
+    gpc::MutexGuard g (&shared_lock);
+    drop[0] = GST_OBJECT_CAST (std::exchange (shared_display, nullptr));
+    for (guint i = 0; i < MAX_SHARED_DEVICES; i++)
+      drop[1 + i] = GST_OBJECT_CAST (std::exchange (shared_devices[i], nullptr));
+    drop[MAX_SHARED_DEVICES + 1] = GST_OBJECT_CAST (std::exchange (shared_instance, nullptr));
+  }
+  for (GstObject *o : drop)
+    if (o)
+      gst_object_unref (o);
 }
 
+/* The shared objects are flagged MAY_BE_LEAKED for applications that call
+ * gst_deinit() (and so run the leaks tracer) before exit. */
 static GstVulkanInstance *
 get_shared_instance (GError ** error)
 {
-  static gboolean exit_handler;
-  GstVulkanInstance *ret = NULL;
-  g_mutex_lock (&shared_lock);
-  if (!shared_instance) {
-    GstVulkanInstance *i = gst_vulkan_instance_new ();
-    if (gst_vulkan_instance_open (i, error)) {
-      /* For applications that call gst_deinit() (and so run the leaks
-       * tracer) before exit. */
-      GST_OBJECT_FLAG_SET (i, GST_OBJECT_FLAG_MAY_BE_LEAKED);
-      shared_instance = i;
-      if (!exit_handler)
-        exit_handler = atexit (release_shared_at_exit) == 0;
-    } else {
-      gst_object_unref (i);
-    }
+  static gsize exit_handler;
+  GstVulkanInstance *ret = peek_shared (&shared_instance);
+  if (ret)
+    return ret;
+  GstVulkanInstance *i = gst_vulkan_instance_new ();
+  if (!gst_vulkan_instance_open (i, error)) {
+    gst_object_unref (i);
+    return NULL;
   }
-  if (shared_instance)
-    ret = (GstVulkanInstance *) gst_object_ref (shared_instance);
-  g_mutex_unlock (&shared_lock);
+  ret = publish_shared (&shared_instance, i);
+  if (g_once_init_enter (&exit_handler))
+    g_once_init_leave (&exit_handler, atexit (release_shared_at_exit) == 0 ? 1 : 2);
   return ret;
 }
 
@@ -214,21 +244,20 @@ get_shared_instance (GError ** error)
 static GstVulkanDevice *
 get_shared_device (GstVulkanInstance * instance, guint index, GError ** error)
 {
-  GstVulkanDevice *ret = NULL;
-  g_mutex_lock (&shared_lock);
-  if (index < MAX_SHARED_DEVICES && !shared_devices[index]) {
-    GstVulkanDevice *d = gst_vulkan_device_new_with_index (instance, index);
-    if (gst_vulkan_device_open (d, error)) {
-      GST_OBJECT_FLAG_SET (d, GST_OBJECT_FLAG_MAY_BE_LEAKED);
-      shared_devices[index] = d;
-    } else {
-      gst_object_unref (d);
-    }
+  if (index >= MAX_SHARED_DEVICES) {
+    g_set_error (error, GST_VULKAN_ERROR, VK_ERROR_INITIALIZATION_FAILED,
+        "device index %u is over the %u shared devices", index, MAX_SHARED_DEVICES);
+    return NULL;
   }
-  if (index < MAX_SHARED_DEVICES && shared_devices[index])
-    ret = (GstVulkanDevice *) gst_object_ref (shared_devices[index]);
-  g_mutex_unlock (&shared_lock);
-  return ret;
+  GstVulkanDevice *ret = peek_shared (&shared_devices[index]);
+  if (ret)
+    return ret;
+  GstVulkanDevice *d = gst_vulkan_device_new_with_index (instance, index);
+  if (!gst_vulkan_device_open (d, error)) {
+    gst_object_unref (d);
+    return NULL;
+  }
+  return publish_shared (&shared_devices[index], d);
 }
 
 void
@@ -275,7 +304,7 @@ gpc_vk_device_compute_queue (GstVulkanDevice * device)
   static GQuark quark;
   if (!quark)
     quark = g_quark_from_static_string ("gpc-compute-queue");
-  g_mutex_lock (&compute_queue_lock);
+  gpc::MutexGuard g (&compute_queue_lock);
   GWeakRef *ref = (GWeakRef *) g_object_get_qdata (G_OBJECT (device), quark);
   GstVulkanQueue *queue = ref ? (GstVulkanQueue *) g_weak_ref_get (ref) : NULL;
   if (!queue) {
@@ -288,7 +317,6 @@ gpc_vk_device_compute_queue (GstVulkanDevice * device)
       g_object_set_qdata_full (G_OBJECT (device), quark, ref, free_weak_ref);
     }
   }
-  g_mutex_unlock (&compute_queue_lock);
   return queue;
 }
 
