@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Vulkan test helpers: skip visibly (exit 77) where no Vulkan device exists,
- * and fail on any error the Khronos validation layer reports through
- * GStreamer's "vulkandebug" category while a test runs.
+ * and fail on any error the Khronos validation layer reports while a test
+ * runs (gpc-vk-test.cpp says how the layer is configured).
  */
 #pragma once
 
@@ -20,6 +20,14 @@ void gpc_vk_test_init (void);
 
 /* Fails the current test if a validation error was seen since the last call. */
 void gpc_vk_test_check_validation (void);
+/* The validation errors seen since the last call (printed), without failing. */
+size_t gpc_vk_test_validation_errors (void);
+
+/* Messages that contain `message_id` (a VUID raised by upstream code, not
+ * ours) are counted instead of failing the check. */
+void gpc_vk_test_tolerate (const char *message_id);
+/* How many messages were tolerated so far in this process. */
+int gpc_vk_test_tolerated (void);
 
 /* main() of a Vulkan element test: gst_check_init, the seed line,
  * gpc_vk_test_init, then the suite of `tests` (see gpc-check.h). */

@@ -1,0 +1,52 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The validation check every Vulkan test relies on still sees an error: a
+ * deliberately invalid call (a buffer of size 0) on a device opened as the
+ * elements open theirs must be reported, on every GStreamer and layer
+ * release the suite runs on.
+ */
+#include <gst/check/gstcheck.h>
+
+#include <vulkan/vulkan.h>
+extern "C" {
+#include <gst/vulkan/vulkan.h>
+}
+
+#include "gpc-test.h"
+#include "gpc-vk-test.h"
+
+GST_START_TEST (invalid_call_is_reported)
+{
+  GstVulkanInstance *instance = gst_vulkan_instance_new ();
+  fail_unless (gst_vulkan_instance_open (instance, NULL));
+  GstVulkanDevice *device = gst_vulkan_device_new_with_index (instance, 0);
+  fail_unless (gst_vulkan_device_open (device, NULL));
+  fail_unless_equals_int ((int) gpc_vk_test_validation_errors (), 0);
+
+  VkBufferCreateInfo info = {};
+  info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  info.size = 0;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkResult res = vkCreateBuffer (device->device, &info, NULL, &buffer);
+  if (res == VK_SUCCESS && buffer != VK_NULL_HANDLE)
+    vkDestroyBuffer (device->device, buffer, NULL);
+  size_t n = gpc_vk_test_validation_errors ();
+  printf ("%zu validation error(s) reported for a buffer of size 0 (expected)\n", n);
+  fail_unless (n >= 1, "the validation layer's error was not seen");
+
+  gst_object_unref (device);
+  gst_object_unref (instance);
+}
+GST_END_TEST;
+
+int
+main (int argc, char **argv)
+{
+  if (!g_strrstr (g_getenv ("VK_INSTANCE_LAYERS") ? g_getenv ("VK_INSTANCE_LAYERS") : "",
+          "VK_LAYER_KHRONOS_validation"))
+    gpc_test::skip ("VK_INSTANCE_LAYERS does not request VK_LAYER_KHRONOS_validation");
+  return gpc_vk_test_main (&argc, &argv, "vk-validation",
+      { GPC_CHECK_TEST (invalid_call_is_reported) });
+}
