@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <string>
