@@ -13,19 +13,21 @@
 
 namespace gpc {
 
-/* Ownership of the queue recorded in a memory's barrier state. Since 1.24 a
- * GstVulkanBufferMemory / GstVulkanImageMemory owns a reference to
- * `barrier.parent.queue` and drops it when freed (and GstVulkanOperation
- * stores a new reference there); 1.22 keeps a plain pointer and never
- * releases it. Every store into that field goes through here. */
+/* The queue recorded in a memory's barrier state. Since 1.24 that field
+ * names the queue (family) that owns the memory for an ownership transfer:
+ * GstVulkanOperation (vulkandownload, vulkancolorconvert, ...) takes its
+ * family as the srcQueueFamilyIndex of its next barrier, which with a
+ * destination of VK_QUEUE_FAMILY_IGNORED makes that barrier a release that
+ * performs no layout transition. Our barriers never transfer ownership
+ * (both indices ignored, one queue family), so on 1.24+ we record none,
+ * dropping the reference the memory owns (1.24 frees it with the memory).
+ * 1.22 keeps a plain pointer, unused for barriers, and never releases it. */
 inline void
 barrier_set_queue (GstVulkanBarrierMemoryInfo *b, GstVulkanQueue *queue)
 {
 #if GST_CHECK_VERSION(1, 24, 0)
-  if (b->queue == queue)
-    return;
-  GstVulkanQueue *old = std::exchange (b->queue,
-      queue ? (GstVulkanQueue *) gst_object_ref (queue) : nullptr);
+  (void) queue;
+  GstVulkanQueue *old = std::exchange (b->queue, nullptr);
   if (old)
     gst_object_unref (old);
 #else
