@@ -233,3 +233,102 @@ gpc_vk_test_to_vulkan_buffers (GstVulkanDevice * device, GstBuffer * sys, const 
   gst_video_frame_unmap (&f);
   return out;
 }
+
+/* An 8-bit plane's image format by its components per texel. */
+static VkFormat
+image_format_for (guint pixel_stride)
+{
+  return pixel_stride == 2 ? VK_FORMAT_R8G8_UNORM : VK_FORMAT_R8_UNORM;
+}
+
+GstBuffer *
+gpc_vk_test_to_vulkan_images (GstVulkanDevice * device, GstBuffer * sys, const GstVideoInfo * info)
+{
+  GstVideoFrame f;
+  fail_unless (gst_video_frame_map (&f, info, sys, GST_MAP_READ));
+  GstVulkanQueue *queue = gst_vulkan_device_get_queue (device, 0, 0);
+  fail_unless (queue != NULL);
+  GstVulkanCommandPool *pool = gst_vulkan_queue_create_command_pool (queue, NULL);
+  fail_unless (pool != NULL);
+  GstVulkanCommandBuffer *cmd = gst_vulkan_command_pool_create (pool, NULL);
+  fail_unless (cmd != NULL);
+  VkCommandBufferBeginInfo bi = {};
+  bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  gst_vulkan_command_buffer_lock (cmd);
+  fail_unless (vkBeginCommandBuffer (cmd->cmd, &bi) == VK_SUCCESS);
+
+  GstBuffer *out = gst_buffer_new ();
+  std::vector<GstMemory *> staging;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component (info->finfo, p, comp);
+    const guint w = GST_VIDEO_FRAME_COMP_WIDTH (&f, comp[0]);
+    const guint h = GST_VIDEO_FRAME_COMP_HEIGHT (&f, comp[0]);
+    const guint texel = GST_VIDEO_FRAME_COMP_PSTRIDE (&f, comp[0]);
+    fail_unless (GST_VIDEO_FRAME_COMP_DEPTH (&f, comp[0]) == 8, "8-bit planes only");
+    GstMemory *img = gst_vulkan_image_memory_alloc (device, image_format_for (texel), w, h,
+        VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+            VK_IMAGE_USAGE_SAMPLED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    fail_unless (img != NULL);
+    GstMemory *buf = gst_vulkan_buffer_memory_alloc (device, (gsize) w * h * texel,
+        VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    GstMapInfo map;
+    fail_unless (gst_memory_map (buf, &map, GST_MAP_WRITE));
+    for (guint y = 0; y < h; y++)
+      memcpy (map.data + (gsize) y * w * texel,
+          (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p) +
+              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), (gsize) w * texel);
+    gst_memory_unmap (buf, &map);
+
+    GstVulkanImageMemory *im = (GstVulkanImageMemory *) img;
+    VkImageMemoryBarrier b = {};
+    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+    b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.oldLayout = im->barrier.image_layout;
+    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = im->image;
+    b.subresourceRange = im->barrier.subresource_range;
+    vkCmdPipelineBarrier (cmd->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    VkBufferImageCopy region = {};
+    region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    region.imageSubresource.layerCount = 1;
+    region.imageExtent = { w, h, 1 };
+    vkCmdCopyBufferToImage (cmd->cmd, ((GstVulkanBufferMemory *) buf)->buffer, im->image,
+        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    /* The state the next user's barrier starts from. The submission below
+     * has completed before the buffer is returned: no queue is recorded,
+     * so no release/acquire between queues is implied either. */
+    im->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    im->barrier.parent.access_flags = VK_ACCESS_TRANSFER_WRITE_BIT;
+    im->barrier.image_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    gst_buffer_append_memory (out, img);
+    staging.push_back (buf);
+  }
+  fail_unless (vkEndCommandBuffer (cmd->cmd) == VK_SUCCESS);
+  gst_vulkan_command_buffer_unlock (cmd);
+  GstVulkanFence *fence = gst_vulkan_fence_new (device, NULL);
+  fail_unless (fence != NULL);
+  VkSubmitInfo si = {};
+  si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cmd->cmd;
+  gst_vulkan_queue_submit_lock (queue);
+  fail_unless (vkQueueSubmit (queue->queue, 1, &si, GST_VULKAN_FENCE_FENCE (fence)) == VK_SUCCESS);
+  gst_vulkan_queue_submit_unlock (queue);
+  VkFence vf = GST_VULKAN_FENCE_FENCE (fence);
+  fail_unless (vkWaitForFences (device->device, 1, &vf, VK_TRUE, G_GUINT64_CONSTANT (10000000000))
+      == VK_SUCCESS);
+  gst_vulkan_fence_unref (fence);
+  for (GstMemory *m : staging)
+    gst_memory_unref (m);
+  gst_vulkan_command_buffer_unref (cmd);
+  gst_object_unref (pool);
+  gst_object_unref (queue);
+  gst_video_frame_unmap (&f);
+  gst_buffer_copy_into (out, sys, GST_BUFFER_COPY_METADATA, 0, -1);
+  return out;
+}

@@ -45,3 +45,10 @@ GstVulkanDevice *gpc_vk_test_device_of (GstElement * element);
  * elements' GPU copy path. Timestamps are not copied; `sys` is not taken. */
 GstBuffer *gpc_vk_test_to_vulkan_buffers (GstVulkanDevice * device, GstBuffer * sys,
     const GstVideoInfo * info, bool storage, bool skew);
+
+/* The picture of `sys` (8-bit planes) in one Vulkan image per plane (R8, or
+ * R8G8 for interleaved chroma), as vulkanupload lays out formats, made
+ * without vulkanupload (which cannot upload every format on every
+ * GStreamer and driver release). Timestamps and flags are copied. */
+GstBuffer *gpc_vk_test_to_vulkan_images (GstVulkanDevice * device, GstBuffer * sys,
+    const GstVideoInfo * info);
