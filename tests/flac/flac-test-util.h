@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <string>
