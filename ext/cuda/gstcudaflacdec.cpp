@@ -143,6 +143,7 @@ struct DecState {
   uint32_t out_rate = 0;
   GstAudioChannelPosition from_pos[8], to_pos[8];
   bool reorder = false;
+  gint reorder_map[8] = {}; /* FLAC channel i goes to output position reorder_map[i] */
   /* backends */
   std::unique_ptr<CpuDecoder> cpu;
   CudaDecoder cuda;
@@ -326,6 +327,10 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
   memcpy (st->to_pos, st->from_pos, sizeof (GstAudioChannelPosition) * ch);
   gst_audio_channel_positions_to_valid_order (st->to_pos, ch);
   st->reorder = memcmp (st->from_pos, st->to_pos, sizeof (GstAudioChannelPosition) * ch) != 0;
+  if (st->reorder && !gst_audio_get_channel_reorder_map ((gint) ch, st->from_pos, st->to_pos, st->reorder_map)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("no channel reorder map for %u channels", ch));
+    return FALSE;
+  }
   GstAudioInfo info;
   gst_audio_info_init (&info);
   gst_audio_info_set_format (&info, gst_format_of (fmt.format), rate, ch, st->to_pos);
@@ -434,19 +439,24 @@ static GstFlowReturn push_batch (GstCudaFlacDec *self, Batch &b, const uint8_t *
     gpc::ParallelCopy (&st->cpu->pool ()).copy (map.data, pcm, MIN (pcm_bytes, map.size));
     gst_buffer_unmap (out, &map);
   }
-  if (self->check_md5 && st->md5_valid) {
-    /* A shallow copy shares the memory without making `out` read-only for
-     * the base class; writes to it (the reorder below, downstream) copy. */
-    GstBuffer *shared = gst_buffer_copy (out);
-    st->md5.push (shared, out_format_bytes (b.fmt.format), out_format_depth (b.fmt.format) - b.fmt.bps,
-        b.fmt.bps);
-    gst_buffer_unref (shared);
-  }
-  st->decoded += b.samples;
+  /* Reordered in place while `out` is ours alone: once the MD5 worker holds
+   * it, it is read-only to everyone (a copy, on GStreamer 1.26, references
+   * a pooled original too). The worker hashes it back in FLAC order. */
   if (st->reorder)
-    gst_audio_buffer_reorder_channels (out, gst_format_of (b.fmt.format), (gint) b.fmt.channels,
-        st->from_pos, st->to_pos);
+    out = gst_buffer_make_writable (out); /* a no-op for the buffers allocated above */
+  if (st->reorder && !gst_audio_buffer_reorder_channels (out, gst_format_of (b.fmt.format),
+          (gint) b.fmt.channels, st->from_pos, st->to_pos)) {
+    gst_buffer_unref (out);
+    GST_ELEMENT_ERROR (self, STREAM, DECODE, (NULL), ("cannot reorder the channels of the output"));
+    return GST_FLOW_ERROR;
+  }
+  if (self->check_md5 && st->md5_valid)
+    st->md5.push (out, out_format_bytes (b.fmt.format), out_format_depth (b.fmt.format) - b.fmt.bps,
+        b.fmt.bps, st->reorder ? b.fmt.channels : 0, st->reorder ? st->reorder_map : nullptr);
+  st->decoded += b.samples;
   if (b.trim) {
+    /* shared with the MD5 worker: a new buffer over the same memory */
+    out = gst_buffer_make_writable (out);
     size_t bpf = b.fmt.channels * out_format_bytes (b.fmt.format);
     size_t t = MIN (b.trim, b.samples);
     gst_buffer_resize (out, (gssize) (t * bpf), (gssize) ((b.samples - t) * bpf));
@@ -471,7 +481,10 @@ static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
       st->cpu_batches_while_starting++;
     b->out = alloc_output (self, pcm_bytes);
     GstMapInfo map;
-    gst_buffer_map (b->out, &map, GST_MAP_WRITE);
+    if (!gst_buffer_map (b->out, &map, GST_MAP_WRITE)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot map the output buffer"), (NULL));
+      return GST_FLOW_ERROR;
+    }
     {
       StageTimer timer (&st->stage_s[kStageSubmit]);
       st->cpu->decode (b->jobs.data (), b->jobs.size (), b->fmt, map.data);
