@@ -515,6 +515,163 @@ GST_START_TEST (test_parameter_change)
 }
 GST_END_TEST;
 
+/* Damaged input: how a pipeline that met it ended. */
+struct Ending {
+  bool eos = false;
+  std::string error;
+  std::vector<std::string> warnings;
+};
+
+/* Runs `desc ! fakesink` until an error or EOS reaches the bus, then stops
+ * it. Waits without a time limit: a hang is what these tests look for (the
+ * test's own timeout, or tools/stress.sh's, reports it). */
+static Ending run_to_end (const std::string &desc)
+{
+  Ending e;
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch ((desc + " ! fakesink").c_str (), &err);
+  fail_unless (p != NULL, "parse %s: %s", desc.c_str (), err ? err->message : "?");
+  GstBus *bus = gst_element_get_bus (p);
+  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE && !gst_bus_have_pending (bus),
+      "%s: PLAYING failed without an error message", desc.c_str ());
+  for (;;) {
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+        (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_WARNING));
+    GError *ge = NULL;
+    gchar *dbg = NULL;
+    bool end = GST_MESSAGE_TYPE (m) != GST_MESSAGE_WARNING;
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS) {
+      e.eos = true;
+    } else if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (m, &ge, &dbg);
+      e.error = ge->message;
+    } else {
+      gst_message_parse_warning (m, &ge, &dbg);
+      e.warnings.push_back (ge->message);
+    }
+    if (ge)
+      g_error_free (ge);
+    g_free (dbg);
+    gst_message_unref (m);
+    if (end)
+      break;
+  }
+  fail_unless (gst_element_set_state (p, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS, "%s: stopping failed",
+      desc.c_str ());
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  return e;
+}
+
+/* A FLAC file of the suite's, damaged in one of these ways. */
+enum Damage { kNoStreamInfo, kNoStreamInfoNoMarker, kTruncated, kFlippedBytes, kGarbage };
+
+static std::string damaged_file (Damage how)
+{
+  std::string good = make_flac ("damaged", 2, 16, 44100, 2.0, "-5 -b 4096");
+  if (good.empty ())
+    return "";
+  std::vector<uint8_t> f, out;
+  fail_unless (flac_test::read_file (good, &f) && f.size () > 4096);
+  const char *name = "";
+  switch (how) {
+    case kNoStreamInfo:
+    case kNoStreamInfoNoMarker: {
+      /* every metadata block but STREAMINFO (the last-block flag moved to
+       * the new last one), with or without the "fLaC" before them */
+      name = how == kNoStreamInfo ? "nosi.flac" : "nosi-nomarker.flac";
+      if (how == kNoStreamInfo)
+        out.assign (f.begin (), f.begin () + 4);
+      size_t pos = 4, last_kept = SIZE_MAX;
+      for (bool last = false; !last && pos + 4 <= f.size ();) {
+        last = (f[pos] & 0x80) != 0;
+        size_t len = 4 + ((size_t) f[pos + 1] << 16 | (size_t) f[pos + 2] << 8 | f[pos + 3]);
+        fail_unless (pos + len <= f.size ());
+        if ((f[pos] & 0x7f) != 0) {
+          last_kept = out.size ();
+          out.insert (out.end (), f.begin () + (long) pos, f.begin () + (long) (pos + len));
+          out[last_kept] &= 0x7f;
+        }
+        pos += len;
+      }
+      if (last_kept != SIZE_MAX)
+        out[last_kept] |= 0x80;
+      out.insert (out.end (), f.begin () + (long) pos, f.end ());
+      break;
+    }
+    case kTruncated:
+      name = "truncated.flac";
+      out.assign (f.begin (), f.begin () + (long) (f.size () / 3));
+      break;
+    case kFlippedBytes: {
+      name = "flipped.flac";
+      out = f;
+      gpc_test::Rng rng = gpc_test::rng ("flipped");
+      for (int i = 0; i < 16; i++)
+        out[(size_t) rng.range ((int64_t) out.size () / 3, (int64_t) out.size () - 1)] ^= (uint8_t) rng.range (1, 255);
+      break;
+    }
+    case kGarbage: {
+      name = "garbage.flac";
+      gpc_test::Rng rng = gpc_test::rng ("garbage");
+      out.resize (f.size ());
+      for (uint8_t &b : out)
+        b = (uint8_t) rng.bits (8);
+      break;
+    }
+  }
+  std::string path = g_dir + "/" + name;
+  fail_unless (flac_test::write_file (path, out));
+  return path;
+}
+
+/* Damaged input must end the stream, with an error where nothing can be
+ * decoded (and the pipeline must then stop); through flacparse too, where
+ * whether it is an error is flacparse's call. */
+static void check_damaged (Damage how, bool expect_error)
+{
+  std::string path = damaged_file (how);
+  if (path.empty ())
+    return;
+  Ending a = run_to_end (src (path) + " ! " + dec ());
+  if (expect_error)
+    fail_unless (!a.error.empty (), "%s: no error (EOS %d)", path.c_str (), a.eos);
+  else
+    fail_unless (a.error.empty () && a.eos, "%s: error %s", path.c_str (), a.error.c_str ());
+  Ending b = run_to_end (src (path) + " ! flacparse ! " + dec ());
+  fail_unless (b.eos || !b.error.empty (), "%s (flacparse): ended without EOS or error", path.c_str ());
+}
+
+GST_START_TEST (test_damaged_no_streaminfo)
+{
+  check_damaged (kNoStreamInfo, true);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_damaged_no_streaminfo_no_marker)
+{
+  check_damaged (kNoStreamInfoNoMarker, true);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_damaged_truncated)
+{
+  check_damaged (kTruncated, false);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_damaged_flipped_bytes)
+{
+  check_damaged (kFlippedBytes, false);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_damaged_garbage)
+{
+  check_damaged (kGarbage, true);
+}
+GST_END_TEST;
+
 /* Is a CUDA device usable? (dlopen, so the test needs no CUDA at build time) */
 static bool cuda_usable ()
 {
@@ -547,6 +704,11 @@ static Suite *cudaflacdec_suite (void)
   tcase_add_test (tc, test_md5_mismatch_warning);
   tcase_add_test (tc, test_corrupt_frame);
   tcase_add_test (tc, test_parameter_change);
+  tcase_add_test (tc, test_damaged_no_streaminfo);
+  tcase_add_test (tc, test_damaged_no_streaminfo_no_marker);
+  tcase_add_test (tc, test_damaged_truncated);
+  tcase_add_test (tc, test_damaged_flipped_bytes);
+  tcase_add_test (tc, test_damaged_garbage);
   return s;
 }
 
