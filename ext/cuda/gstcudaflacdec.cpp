@@ -1124,11 +1124,6 @@ static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBu
       ret = finish_in_flight (self);
     if (st->at_eos)
       check_md5_at_eos (self);
-    if (st->unframed && st->at_eos) {
-      GST_OBJECT_LOCK (self);
-      st->metadata_done = false;
-      GST_OBJECT_UNLOCK (self);
-    }
     return ret;
   }
   if (!st->framed_caps && !st->unframed && !st->metadata_done) {
@@ -1373,6 +1368,11 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
     }
     else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START) {
       self->st->at_eos = false;
+      /* A new stream starts with its metadata. Not at EOS: a seek back
+       * after it reads on in the same stream. */
+      GST_OBJECT_LOCK (self);
+      self->st->metadata_done = false;
+      GST_OBJECT_UNLOCK (self);
     }
   }
   bool eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
