@@ -16,6 +16,7 @@
 #include <gst/check/gstharness.h>
 #include <string.h>
 
+#include <atomic>
 #include <string>
 #include <algorithm>
 #include <vector>
@@ -672,6 +673,140 @@ GST_START_TEST (test_damaged_garbage)
 }
 GST_END_TEST;
 
+/* Queries and property reads from an application thread of their own,
+ * until told to stop, against whatever state the pipeline is in. */
+struct Prober {
+  GstElement *pipeline, *dec;
+  std::atomic<bool> stop {false};
+  unsigned rounds = 0;
+};
+
+static gpointer probe_loop (gpointer data)
+{
+  Prober *pr = (Prober *) data;
+  GstPad *srcpad = gst_element_get_static_pad (pr->dec, "src");
+  while (!pr->stop.load ()) {
+    gint64 v;
+    gst_element_query_position (pr->pipeline, GST_FORMAT_TIME, &v);
+    gst_element_query_duration (pr->pipeline, GST_FORMAT_TIME, &v);
+    gst_pad_query_position (srcpad, GST_FORMAT_TIME, &v);
+    gst_pad_query_duration (srcpad, GST_FORMAT_TIME, &v);
+    for (GstQuery *q : { gst_query_new_latency (), gst_query_new_seeking (GST_FORMAT_TIME) }) {
+      gst_pad_query (srcpad, q);
+      gst_element_query (pr->pipeline, q);
+      gst_query_unref (q);
+    }
+    gint backend, device;
+    guint frames, chunk, threads;
+    guint64 batch_time;
+    gboolean md5;
+    g_object_get (pr->dec, "backend", &backend, "cuda-device-id", &device, "batch-frames", &frames,
+        "chunk-size", &chunk, "threads", &threads, "batch-time", &batch_time, "check-md5", &md5, NULL);
+    pr->rounds++;
+    g_thread_yield ();
+  }
+  gst_object_unref (srcpad);
+  return NULL;
+}
+
+/* Drops what the sink holds; fails on an error message. */
+static void drain_sink_and_bus (GstElement *sink, GstBus *bus, const char *what)
+{
+  while (GstSample *smp = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0))
+    gst_sample_unref (smp);
+  while (GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) {
+    GError *e = NULL;
+    gst_message_parse_error (m, &e, NULL);
+    std::string msg = e->message;
+    g_error_free (e);
+    gst_message_unref (m);
+    fail ("%s: error %s", what, msg.c_str ());
+  }
+}
+
+GST_START_TEST (test_concurrent_use)
+{
+  /* While a stream decodes, one application thread changes states and
+   * seeks at random and another queries position, duration, latency and
+   * seeking and reads the properties: nothing may crash, deadlock or post
+   * an error, and an unframed stream, sought once more at the end, must
+   * still give flacdec's samples from the seek target on. */
+  std::string path = make_flac ("concurrent", 2, 16, 44100, 20.0, "-5");
+  if (path.empty ())
+    return;
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  gpc_test::Rng rng = gpc_test::rng ("concurrent");
+  const GstState states[] = { GST_STATE_READY, GST_STATE_PAUSED, GST_STATE_PLAYING };
+  for (const char *chain : { " ! ", " ! flacparse ! " }) {
+    const bool unframed = strcmp (chain, " ! ") == 0;
+    std::string desc = src (path) + chain + dec ("name=dec chunk-size=65536 batch-frames=16") +
+        " ! appsink name=sink sync=false";
+    GstElement *p = gst_parse_launch (desc.c_str (), NULL);
+    fail_unless (p != NULL);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+    GstBus *bus = gst_element_get_bus (p);
+    Prober pr;
+    pr.pipeline = p;
+    pr.dec = gst_bin_get_by_name (GST_BIN (p), "dec");
+    GThread *prober = g_thread_new ("prober", probe_loop, &pr);
+    for (int round = 0; round < 150; round++) {
+      GstState to = states[rng.range (0, 2)];
+      fail_if (gst_element_set_state (p, to) == GST_STATE_CHANGE_FAILURE, "%s: to %s", desc.c_str (),
+          gst_element_state_get_name (to));
+      if (to >= GST_STATE_PAUSED && rng.chance (70)) {
+        GstClockTime pos = (GstClockTime) rng.range (0, 15000) * GST_MSECOND; /* audio after it */
+        gst_element_seek_simple (p, GST_FORMAT_TIME,
+            (GstSeekFlags) (GST_SEEK_FLAG_FLUSH | (rng.chance (50) ? GST_SEEK_FLAG_ACCURATE : 0)), pos);
+      }
+      for (int i = rng.range (0, 3); i > 0; i--) {
+        drain_sink_and_bus (sink, bus, desc.c_str ());
+        g_thread_yield ();
+      }
+      drain_sink_and_bus (sink, bus, desc.c_str ());
+    }
+    /* a last seek from a settled PAUSED, then to the end */
+    fail_if (gst_element_set_state (p, GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE);
+    fail_unless (gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE) == GST_STATE_CHANGE_SUCCESS);
+    const GstClockTime pos = 3 * GST_SECOND;
+    fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
+        (GstSeekFlags) (GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE), pos));
+    fail_unless (gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE) == GST_STATE_CHANGE_SUCCESS);
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    std::vector<uint8_t> pcm;
+    GstClockTime first = GST_CLOCK_TIME_NONE;
+    while (GstSample *smp = gst_app_sink_pull_sample (GST_APP_SINK (sink))) {
+      GstBuffer *b = gst_sample_get_buffer (smp);
+      if (!GST_CLOCK_TIME_IS_VALID (first))
+        first = GST_BUFFER_PTS (b);
+      GstMapInfo map;
+      gst_buffer_map (b, &map, GST_MAP_READ);
+      pcm.insert (pcm.end (), map.data, map.data + map.size);
+      gst_buffer_unmap (b, &map);
+      gst_sample_unref (smp);
+    }
+    drain_sink_and_bus (sink, bus, desc.c_str ());
+    pr.stop = true;
+    g_thread_join (prober);
+    fail_unless (pr.rounds > 0);
+    fail_unless (!pcm.empty (), "%s: nothing after the last seek", desc.c_str ());
+    if (unframed) {
+      /* exact: see test_seek_unframed */
+      fail_unless (first == pos, "first pts %" GST_TIME_FORMAT, GST_TIME_ARGS (first));
+      size_t off = (size_t) gst_util_uint64_scale (pos, 44100, GST_SECOND) * 4;
+      fail_unless (off + pcm.size () == ref.pcm.size () &&
+          memcmp (pcm.data (), ref.pcm.data () + off, pcm.size ()) == 0,
+          "%s: audio after the last seek differs (%zu bytes, %zu expected)", desc.c_str (), pcm.size (),
+          ref.pcm.size () - off);
+    }
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (pr.dec);
+    gst_object_unref (bus);
+    gst_object_unref (sink);
+    gst_object_unref (p);
+  }
+}
+GST_END_TEST;
+
 /* Is a CUDA device usable? (dlopen, so the test needs no CUDA at build time) */
 static bool cuda_usable ()
 {
@@ -709,6 +844,7 @@ static Suite *cudaflacdec_suite (void)
   tcase_add_test (tc, test_damaged_truncated);
   tcase_add_test (tc, test_damaged_flipped_bytes);
   tcase_add_test (tc, test_damaged_garbage);
+  tcase_add_test (tc, test_concurrent_use);
   return s;
 }
 
