@@ -3,6 +3,8 @@
  */
 #include "flac-md5-worker.h"
 
+#include <string.h>
+
 namespace gpc {
 namespace flac {
 
@@ -41,7 +43,7 @@ void Md5Worker::run ()
     lk.unlock ();
     GstMapInfo map;
     if (gst_buffer_map (it.buf, &map, GST_MAP_READ)) {
-      md5_.update_samples (map.data, map.size / it.cb, it.cb, it.shift, it.bps);
+      hash (it, map.data, map.size);
       gst_buffer_unmap (it.buf, &map);
     }
     gst_buffer_unref (it.buf);
@@ -51,7 +53,33 @@ void Md5Worker::run ()
   }
 }
 
-void Md5Worker::push (GstBuffer *buf, unsigned container_bytes, unsigned shift, unsigned bps)
+/* Runs on the worker thread, without the lock. */
+void Md5Worker::hash (const Item &it, const uint8_t *data, size_t size)
+{
+  if (!it.channels) {
+    md5_.update_samples (data, size / it.cb, it.cb, it.shift, it.bps);
+    return;
+  }
+  /* back to FLAC order, a few thousand sample frames at a time */
+  const size_t frame = (size_t) it.channels * it.cb;
+  uint8_t tmp[16384];
+  const size_t per_chunk = sizeof (tmp) / frame;
+  const size_t frames = size / frame;
+  for (size_t f = 0; f < frames;) {
+    size_t n = MIN (per_chunk, frames - f);
+    for (size_t k = 0; k < n; k++) {
+      const uint8_t *src = data + (f + k) * frame;
+      uint8_t *dst = tmp + k * frame;
+      for (unsigned c = 0; c < it.channels; c++)
+        memcpy (dst + c * it.cb, src + it.map[c] * it.cb, it.cb);
+    }
+    md5_.update_samples (tmp, n * it.channels, it.cb, it.shift, it.bps);
+    f += n;
+  }
+}
+
+void Md5Worker::push (GstBuffer *buf, unsigned container_bytes, unsigned shift, unsigned bps,
+    unsigned channels, const int *channel_map)
 {
   std::unique_lock<std::mutex> lk (mutex_);
   idle_cv_.wait (lk, [&] {
@@ -59,7 +87,13 @@ void Md5Worker::push (GstBuffer *buf, unsigned container_bytes, unsigned shift, 
   });
   size_t size = gst_buffer_get_size (buf);
   queued_bytes_ += size;
-  queue_.push_back (Item { gst_buffer_ref (buf), container_bytes, shift, bps, size });
+  Item it { gst_buffer_ref (buf), container_bytes, shift, bps, size, 0, {} };
+  if (channel_map && channels <= G_N_ELEMENTS (it.map)) {
+    it.channels = channels;
+    for (unsigned c = 0; c < channels; c++)
+      it.map[c] = (uint8_t) channel_map[c];
+  }
+  queue_.push_back (it);
   cv_.notify_one ();
 }
 

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <gst/gst.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <condition_variable>
 #include <deque>
@@ -26,8 +28,11 @@ class Md5Worker {
   ~Md5Worker ();
 
   /* Queues buf (a ref is taken) holding samples of container_bytes each,
-   * shifted left by shift from their bps-bit values. */
-  void push (GstBuffer *buf, unsigned container_bytes, unsigned shift, unsigned bps);
+   * shifted left by shift from their bps-bit values. With channel_map (of
+   * `channels` entries), FLAC channel i of each interleaved sample frame is
+   * at position channel_map[i] of buf; without it buf is in FLAC order. */
+  void push (GstBuffer *buf, unsigned container_bytes, unsigned shift, unsigned bps,
+      unsigned channels = 0, const int *channel_map = nullptr);
   /* Waits for every queued buffer, then returns the digest and restarts. */
   void finish (uint8_t digest[16]);
   /* Drops the queue and restarts. */
@@ -38,8 +43,11 @@ class Md5Worker {
     GstBuffer *buf;
     unsigned cb, shift, bps;
     size_t size;
+    unsigned channels; /* 0: buf is in FLAC order */
+    uint8_t map[8];
   };
   void run ();
+  void hash (const Item &it, const uint8_t *data, size_t size);
 
   Md5 md5_;
   std::deque<Item> queue_;

@@ -128,9 +128,17 @@ struct StageTimer {
   ~StageTimer () { *total += (g_get_monotonic_time () - t0) / 1e6; }
 };
 
-/* Everything that lives between start() and stop(). */
+/* Everything that lives between start() and stop(). The streaming thread
+ * owns it; what a seek from another thread reads of it (the stream's
+ * metadata, `unframed`, `metadata_done`) is written under the object lock,
+ * and the seek_* fields are read and written under it. */
 struct DecState {
   double stage_s[kStages] = {};
+  /* the properties, as they were at start() */
+  GstCudaFlacDecBackend backend = GST_CUDA_FLAC_DEC_BACKEND_AUTO;
+  gint device_id = 0;
+  guint64 batch_time = 0;
+  bool check_md5 = true;
   /* stream */
   Metadata md;
   bool have_info = false;
@@ -143,6 +151,7 @@ struct DecState {
   uint32_t out_rate = 0;
   GstAudioChannelPosition from_pos[8], to_pos[8];
   bool reorder = false;
+  gint reorder_map[8] = {}; /* FLAC channel i goes to output position reorder_map[i] */
   /* backends */
   std::unique_ptr<CpuDecoder> cpu;
   CudaDecoder cuda;
@@ -326,6 +335,10 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
   memcpy (st->to_pos, st->from_pos, sizeof (GstAudioChannelPosition) * ch);
   gst_audio_channel_positions_to_valid_order (st->to_pos, ch);
   st->reorder = memcmp (st->from_pos, st->to_pos, sizeof (GstAudioChannelPosition) * ch) != 0;
+  if (st->reorder && !gst_audio_get_channel_reorder_map ((gint) ch, st->from_pos, st->to_pos, st->reorder_map)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("no channel reorder map for %u channels", ch));
+    return FALSE;
+  }
   GstAudioInfo info;
   gst_audio_info_init (&info);
   gst_audio_info_set_format (&info, gst_format_of (fmt.format), rate, ch, st->to_pos);
@@ -341,8 +354,8 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
   if (!st->unframed) {
     uint32_t bs = st->have_info ? st->info.max_blocksize : 4096;
     lat = gst_util_uint64_scale (st->batch_frames * (guint64) bs, GST_SECOND, rate);
-    if (self->batch_time && self->batch_time < lat)
-      lat = self->batch_time;
+    if (st->batch_time && st->batch_time < lat)
+      lat = st->batch_time;
   } else {
     /* a chunk holds about chunk_size / (compressed bytes per second) */
     guint64 bytes_per_s = (guint64) rate * ch * ((fmt.bps + 7) / 8) * 6 / 10;
@@ -434,19 +447,24 @@ static GstFlowReturn push_batch (GstCudaFlacDec *self, Batch &b, const uint8_t *
     gpc::ParallelCopy (&st->cpu->pool ()).copy (map.data, pcm, MIN (pcm_bytes, map.size));
     gst_buffer_unmap (out, &map);
   }
-  if (self->check_md5 && st->md5_valid) {
-    /* A shallow copy shares the memory without making `out` read-only for
-     * the base class; writes to it (the reorder below, downstream) copy. */
-    GstBuffer *shared = gst_buffer_copy (out);
-    st->md5.push (shared, out_format_bytes (b.fmt.format), out_format_depth (b.fmt.format) - b.fmt.bps,
-        b.fmt.bps);
-    gst_buffer_unref (shared);
-  }
-  st->decoded += b.samples;
+  /* Reordered in place while `out` is ours alone: once the MD5 worker holds
+   * it, it is read-only to everyone (a copy, on GStreamer 1.26, references
+   * a pooled original too). The worker hashes it back in FLAC order. */
   if (st->reorder)
-    gst_audio_buffer_reorder_channels (out, gst_format_of (b.fmt.format), (gint) b.fmt.channels,
-        st->from_pos, st->to_pos);
+    out = gst_buffer_make_writable (out); /* a no-op for the buffers allocated above */
+  if (st->reorder && !gst_audio_buffer_reorder_channels (out, gst_format_of (b.fmt.format),
+          (gint) b.fmt.channels, st->from_pos, st->to_pos)) {
+    gst_buffer_unref (out);
+    GST_ELEMENT_ERROR (self, STREAM, DECODE, (NULL), ("cannot reorder the channels of the output"));
+    return GST_FLOW_ERROR;
+  }
+  if (st->check_md5 && st->md5_valid)
+    st->md5.push (out, out_format_bytes (b.fmt.format), out_format_depth (b.fmt.format) - b.fmt.bps,
+        b.fmt.bps, st->reorder ? b.fmt.channels : 0, st->reorder ? st->reorder_map : nullptr);
+  st->decoded += b.samples;
   if (b.trim) {
+    /* shared with the MD5 worker: a new buffer over the same memory */
+    out = gst_buffer_make_writable (out);
     size_t bpf = b.fmt.channels * out_format_bytes (b.fmt.format);
     size_t t = MIN (b.trim, b.samples);
     gst_buffer_resize (out, (gssize) (t * bpf), (gssize) ((b.samples - t) * bpf));
@@ -471,7 +489,10 @@ static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
       st->cpu_batches_while_starting++;
     b->out = alloc_output (self, pcm_bytes);
     GstMapInfo map;
-    gst_buffer_map (b->out, &map, GST_MAP_WRITE);
+    if (!gst_buffer_map (b->out, &map, GST_MAP_WRITE)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot map the output buffer"), (NULL));
+      return GST_FLOW_ERROR;
+    }
     {
       StageTimer timer (&st->stage_s[kStageSubmit]);
       st->cpu->decode (b->jobs.data (), b->jobs.size (), b->fmt, map.data);
@@ -545,7 +566,7 @@ static void use_cuda_now (GstCudaFlacDec *self)
   DecState *st = self->st;
   st->use_cuda = true;
   st->gpu_locate = g_strcmp0 (g_getenv ("GPC_FLAC_LOCATE"), "cpu") != 0;
-  GST_INFO_OBJECT (self, "decoding on CUDA device %d; unframed input located on the %s", self->device_id,
+  GST_INFO_OBJECT (self, "decoding on CUDA device %d; unframed input located on the %s", st->device_id,
       st->gpu_locate ? "GPU" : "CPU (GPC_FLAC_LOCATE=cpu)");
 }
 
@@ -670,8 +691,10 @@ static void add_tags_from (GstCudaFlacDec *self, const Metadata &md)
 static void set_stream_info (GstCudaFlacDec *self, const StreamInfo &si)
 {
   DecState *st = self->st;
+  GST_OBJECT_LOCK (self);
   st->info = si;
   st->have_info = true;
+  GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "STREAMINFO: %u Hz, %u channels, %u bits, blocks %u..%u, %" G_GUINT64_FORMAT
       " samples", si.sample_rate, si.channels, si.bps, si.min_blocksize, si.max_blocksize, si.total_samples);
 }
@@ -756,8 +779,8 @@ static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
   st->queued_hdr.push_back (h);
   st->queued_samples += h.blocksize;
   bool full = st->queued.size () >= st->batch_frames;
-  if (self->batch_time &&
-      gst_util_uint64_scale (st->queued_samples, GST_SECOND, h.sample_rate) >= self->batch_time)
+  if (st->batch_time &&
+      gst_util_uint64_scale (st->queued_samples, GST_SECOND, h.sample_rate) >= st->batch_time)
     full = true;
   return full ? flush_queued (self) : GST_FLOW_OK;
 }
@@ -811,22 +834,26 @@ static bool seek_earlier (GstCudaFlacDec *self, uint64_t first)
 {
   DecState *st = self->st;
   const uint64_t audio = st->md.audio_offset;
+  GST_OBJECT_LOCK (self); /* the seek_* fields come from the seek's thread */
   if (!GST_CLOCK_TIME_IS_VALID (st->seek_target) || st->seek_byte <= audio || st->seek_tries >= 4 ||
-      !st->info.total_samples || st->seek_file_bytes <= (gint64) audio)
+      !st->info.total_samples || st->seek_file_bytes <= (gint64) audio) {
+    GST_OBJECT_UNLOCK (self);
     return false;
+  }
   const double bytes_per_sample = (double) (st->seek_file_bytes - audio) / st->info.total_samples;
   const uint64_t over = (uint64_t) (2.0 * bytes_per_sample * (first - st->trim_to_sample));
   const uint64_t margin = MAX ((uint64_t) st->info.max_framesize * 4, (uint64_t) 256 * 1024);
   uint64_t byte = audio;
   if (++st->seek_tries < 4 && st->seek_byte > audio + over + margin)
     byte = st->seek_byte - over - margin;
-  GST_INFO_OBJECT (self, "seek landed at sample %" G_GUINT64_FORMAT ", after its target %" G_GUINT64_FORMAT
-      ": seeking again from byte %" G_GUINT64_FORMAT " (try %d)", first, st->trim_to_sample, byte,
-      st->seek_tries);
+  const int tries = st->seek_tries;
   st->seek_byte = byte;
   st->reseeking = true;
   Reseek *r = g_new (Reseek, 1);
   *r = Reseek { st->seek_target, byte, st->seek_flags, st->seek_seqnum };
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "seek landed at sample %" G_GUINT64_FORMAT ", after its target %" G_GUINT64_FORMAT
+      ": seeking again from byte %" G_GUINT64_FORMAT " (try %d)", first, st->trim_to_sample, byte, tries);
   gst_element_call_async (GST_ELEMENT (self), reseek_async, r, g_free);
   return true;
 }
@@ -1018,13 +1045,17 @@ static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
           ("no valid \"fLaC\" marker and STREAMINFO: %s", status_name (r)));
       return GST_FLOW_ERROR;
     }
+    GST_OBJECT_LOCK (self);
     st->md = md;
+    GST_OBJECT_UNLOCK (self);
     set_stream_info (self, md.info);
     add_tags_from (self, md);
     st->in->drop_front (md.audio_offset);
     st->locator.reset (new FrameLocator (&st->cpu->pool (), StreamParams::from_streaminfo (md.info)));
     st->locator->expect_stream_start ();
+    GST_OBJECT_LOCK (self);
     st->metadata_done = true;
+    GST_OBJECT_UNLOCK (self);
     if (st->auto_cuda_chunks) {
       /* CUDA: room for a GPU's worth of the stream's frames */
       guint64 frame = md.info.max_framesize ? md.info.max_framesize
@@ -1048,7 +1079,7 @@ static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
 static void check_md5_at_eos (GstCudaFlacDec *self)
 {
   DecState *st = self->st;
-  if (!self->check_md5 || !st->md5_valid || !st->have_info || !st->info.md5_known ())
+  if (!st->check_md5 || !st->md5_valid || !st->have_info || !st->info.md5_known ())
     return;
   uint8_t digest[16];
   {
@@ -1093,14 +1124,13 @@ static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBu
       ret = finish_in_flight (self);
     if (st->at_eos)
       check_md5_at_eos (self);
-    if (st->unframed) {
-      st->metadata_done = st->metadata_done && !st->at_eos;
-    }
     return ret;
   }
   if (!st->framed_caps && !st->unframed && !st->metadata_done) {
     /* no framed caps: a FLAC file straight from a source */
+    GST_OBJECT_LOCK (self);
     st->unframed = true;
+    GST_OBJECT_UNLOCK (self);
     GST_INFO_OBJECT (self, "unframed input: reading metadata and locating frames");
   }
   return st->unframed ? handle_unframed (self, buf) : handle_framed (self, buf);
@@ -1199,10 +1229,16 @@ static GstEvent *time_segment_from_bytes (GstCudaFlacDec *self, GstEvent *event)
   GstClockTime t = 0;
   DecState *st = self->st;
   gint64 total_bytes = 0;
-  if (st && GST_CLOCK_TIME_IS_VALID (st->seek_time)) {
-    /* our own byte seek: the output will be trimmed to land on its target */
-    t = st->seek_time;
+  GstClockTime seek_time = GST_CLOCK_TIME_NONE;
+  if (st) {
+    GST_OBJECT_LOCK (self);
+    seek_time = st->seek_time;
     st->seek_time = GST_CLOCK_TIME_NONE;
+    GST_OBJECT_UNLOCK (self);
+  }
+  if (GST_CLOCK_TIME_IS_VALID (seek_time)) {
+    /* our own byte seek: the output will be trimmed to land on its target */
+    t = seek_time;
     st->trim_pending = st->have_info;
     st->trim_to_sample = st->have_info ? gst_util_uint64_scale (t, st->info.sample_rate, GST_SECOND) : 0;
   } else if (in->start > 0 && st && st->have_info && st->info.total_samples && st->info.sample_rate &&
@@ -1220,16 +1256,47 @@ static GstEvent *time_segment_from_bytes (GstCudaFlacDec *self, GstEvent *event)
   return out;
 }
 
+/* Where an unframed TIME seek starts reading, from the stream's metadata
+ * (the caller holds the object lock): the last SEEKTABLE point before the
+ * target, or else a proportional estimate less a margin. */
+static uint64_t seek_start_byte (const DecState *st, uint64_t target, uint64_t file_bytes, bool *from_table)
+{
+  const uint64_t audio = st->md.audio_offset;
+  uint64_t byte = audio;
+  *from_table = false;
+  for (const SeekPoint &sp : st->md.seektable)
+    if (sp.sample <= target && audio + sp.offset < file_bytes) {
+      byte = audio + sp.offset;
+      *from_table = true;
+    }
+  if (!*from_table && st->info.total_samples && file_bytes > audio) {
+    uint64_t est = audio + gst_util_uint64_scale (file_bytes - audio, MIN (target, st->info.total_samples),
+        st->info.total_samples);
+    uint64_t margin = MAX ((uint64_t) st->info.max_framesize * 4, (uint64_t) 256 * 1024);
+    byte = est > audio + margin ? est - margin : audio;
+  }
+  return byte;
+}
+
+/* Whether a seek is ours to turn into a byte seek (object lock held). */
+static bool seekable_unframed (const DecState *st)
+{
+  return st && st->unframed && st->metadata_done && st->have_info && st->info.sample_rate;
+}
+
 /* Unframed input: a TIME seek becomes a BYTES seek upstream, at the last
  * SEEKTABLE point before the target, or at a proportional estimate minus a
- * margin; the output is then trimmed to start exactly at the target. */
+ * margin; the output is then trimmed to start exactly at the target. Runs
+ * on the seeking application's thread, while the streaming thread runs and
+ * stop() may come: what it uses of the state is read under the object lock. */
 static gboolean gst_cuda_flac_dec_src_event (GstAudioDecoder *dec, GstEvent *event)
 {
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
-  DecState *st = self->st;
-  if (GST_EVENT_TYPE (event) != GST_EVENT_SEEK || !st || !st->unframed || !st->metadata_done ||
-      !st->have_info || !st->info.sample_rate)
+  if (GST_EVENT_TYPE (event) != GST_EVENT_SEEK)
     return GST_AUDIO_DECODER_CLASS (parent_class)->src_event (dec, event);
+  GST_OBJECT_LOCK (self);
+  bool ours = seekable_unframed (self->st);
+  GST_OBJECT_UNLOCK (self);
   gdouble rate;
   GstFormat format;
   GstSeekFlags flags;
@@ -1237,31 +1304,21 @@ static gboolean gst_cuda_flac_dec_src_event (GstAudioDecoder *dec, GstEvent *eve
   gint64 start, stop;
   gst_event_parse_seek (event, &rate, &format, &flags, &start_type, &start, &stop_type, &stop);
   gint64 file_bytes = 0;
-  if (format != GST_FORMAT_TIME || rate != 1.0 || !(flags & GST_SEEK_FLAG_FLUSH) ||
+  if (!ours || format != GST_FORMAT_TIME || rate != 1.0 || !(flags & GST_SEEK_FLAG_FLUSH) ||
       start_type != GST_SEEK_TYPE_SET || start < 0 ||
       (stop_type != GST_SEEK_TYPE_NONE && !(stop_type == GST_SEEK_TYPE_SET && stop == -1)) ||
-      !gst_pad_peer_query_duration (GST_AUDIO_DECODER_SINK_PAD (self), GST_FORMAT_BYTES, &file_bytes))
+      !gst_pad_peer_query_duration (GST_AUDIO_DECODER_SINK_PAD (self), GST_FORMAT_BYTES, &file_bytes) ||
+      file_bytes <= 0)
     return GST_AUDIO_DECODER_CLASS (parent_class)->src_event (dec, event);
-  uint64_t target = gst_util_uint64_scale (start, st->info.sample_rate, GST_SECOND);
-  uint64_t audio = st->md.audio_offset;
-  uint64_t byte = audio;
-  bool from_table = false;
-  for (const SeekPoint &sp : st->md.seektable)
-    if (sp.sample <= target && audio + sp.offset < (uint64_t) file_bytes) {
-      byte = audio + sp.offset;
-      from_table = true;
-    }
-  if (!from_table && st->info.total_samples && (uint64_t) file_bytes > audio) {
-    uint64_t est = audio + gst_util_uint64_scale (file_bytes - audio, MIN (target, st->info.total_samples),
-        st->info.total_samples);
-    uint64_t margin = MAX ((uint64_t) st->info.max_framesize * 4, (uint64_t) 256 * 1024);
-    byte = est > audio + margin ? est - margin : audio;
+  GST_OBJECT_LOCK (self);
+  DecState *st = self->st;
+  if (!seekable_unframed (st)) { /* stopped meanwhile */
+    GST_OBJECT_UNLOCK (self);
+    return GST_AUDIO_DECODER_CLASS (parent_class)->src_event (dec, event);
   }
-  GST_DEBUG_OBJECT (self, "seek to %" GST_TIME_FORMAT ": byte %" G_GUINT64_FORMAT " (%s)",
-      GST_TIME_ARGS (start), byte, from_table ? "seek table" : "estimate");
-  GstEvent *bytes = gst_event_new_seek (1.0, GST_FORMAT_BYTES, flags, GST_SEEK_TYPE_SET, (gint64) byte,
-      GST_SEEK_TYPE_NONE, -1);
-  gst_event_set_seqnum (bytes, gst_event_get_seqnum (event));
+  bool from_table;
+  uint64_t byte = seek_start_byte (st, gst_util_uint64_scale (start, st->info.sample_rate, GST_SECOND),
+      (uint64_t) file_bytes, &from_table);
   st->seek_time = start;
   /* refinement (seek_earlier), only where the position was estimated */
   st->seek_target = from_table ? GST_CLOCK_TIME_NONE : (GstClockTime) start;
@@ -1270,9 +1327,19 @@ static gboolean gst_cuda_flac_dec_src_event (GstAudioDecoder *dec, GstEvent *eve
   st->seek_flags = flags;
   st->seek_seqnum = gst_event_get_seqnum (event);
   st->seek_tries = 0;
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "seek to %" GST_TIME_FORMAT ": byte %" G_GUINT64_FORMAT " (%s)",
+      GST_TIME_ARGS (start), byte, from_table ? "seek table" : "estimate");
+  GstEvent *bytes = gst_event_new_seek (1.0, GST_FORMAT_BYTES, flags, GST_SEEK_TYPE_SET, (gint64) byte,
+      GST_SEEK_TYPE_NONE, -1);
+  gst_event_set_seqnum (bytes, gst_event_get_seqnum (event));
   gboolean ok = gst_pad_push_event (GST_AUDIO_DECODER_SINK_PAD (self), bytes);
-  if (!ok)
-    st->seek_time = GST_CLOCK_TIME_NONE;
+  if (!ok) {
+    GST_OBJECT_LOCK (self);
+    if (self->st)
+      self->st->seek_time = GST_CLOCK_TIME_NONE;
+    GST_OBJECT_UNLOCK (self);
+  }
   gst_event_unref (event);
   return ok;
 }
@@ -1301,6 +1368,11 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
     }
     else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START) {
       self->st->at_eos = false;
+      /* A new stream starts with its metadata. Not at EOS: a seek back
+       * after it reads on in the same stream. */
+      GST_OBJECT_LOCK (self);
+      self->st->metadata_done = false;
+      GST_OBJECT_UNLOCK (self);
     }
   }
   bool eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
@@ -1322,9 +1394,9 @@ static gboolean open_cuda (GstCudaFlacDec *self, DecState *st, GError **err)
   }
   /* The fixed cost of the CUDA backend, logged because it shows in short files. */
   gint64 t0 = g_get_monotonic_time ();
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), self->device_id, &self->cuda_ctx)) {
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), st->device_id, &self->cuda_ctx)) {
     g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "no usable CUDA device %d", self->device_id);
+        "no usable CUDA device %d", st->device_id);
     return FALSE;
   }
   gint64 t1 = g_get_monotonic_time ();
@@ -1341,15 +1413,22 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
 {
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
   DecState *st = new DecState;
+  GST_OBJECT_LOCK (self);
+  st->backend = self->backend;
+  st->device_id = self->device_id;
+  st->batch_time = self->batch_time;
+  st->check_md5 = self->check_md5;
+  unsigned threads = self->threads;
+  const guint batch_frames = self->batch_frames, chunk_size = self->chunk_size;
   self->st = st;
+  GST_OBJECT_UNLOCK (self);
   /* The MD5 is one sequential thread that runs beside the decoding and
    * bounds a verified run: leave it a core of its own. */
-  unsigned threads = self->threads;
-  if (!threads && self->check_md5)
+  if (!threads && st->check_md5)
     threads = MAX (1u, std::thread::hardware_concurrency ()) - (std::thread::hardware_concurrency () > 1 ? 1 : 0);
   st->cpu.reset (new CpuDecoder (threads));
   st->in.reset (new InputBytes (&st->cuda, &st->cpu->pool ()));
-  if (self->backend == GST_CUDA_FLAC_DEC_BACKEND_AUTO && CudaDecoder::runtime_available () &&
+  if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_AUTO && CudaDecoder::runtime_available () &&
       CudaDecoder::kernels_built ()) {
     st->cuda_state = DecState::kCudaStarting;
     st->cuda_init = std::thread ([self, st] () {
@@ -1366,11 +1445,11 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
       st->cuda_state.store (ok ? DecState::kCudaReady : DecState::kCudaFailed, std::memory_order_release);
     });
     GST_INFO_OBJECT (self, "creating the CUDA context; the CPU decodes until it is ready");
-  } else if (self->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
+  } else if (st->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
     GError *err = NULL;
     if (open_cuda (self, st, &err)) {
       use_cuda_now (self);
-    } else if (self->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
+    } else if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", err->message));
       g_error_free (err);
       return FALSE;
@@ -1383,11 +1462,9 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
   bool gpu = st->use_cuda || st->cuda_state.load () == DecState::kCudaStarting;
   if (!gpu)
     GST_INFO_OBJECT (self, "decoding on %u CPU threads", st->cpu->threads ());
-  st->batch_frames = self->batch_frames ? self->batch_frames
-      : gpu ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
-  st->chunk_size = self->chunk_size ? self->chunk_size
-      : gpu ? AUTO_CHUNK_SIZE_CUDA_MIN : AUTO_CHUNK_SIZE_CPU;
-  st->auto_cuda_chunks = !self->chunk_size && gpu; /* sized from STREAMINFO */
+  st->batch_frames = batch_frames ? batch_frames : gpu ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
+  st->chunk_size = chunk_size ? chunk_size : gpu ? AUTO_CHUNK_SIZE_CUDA_MIN : AUTO_CHUNK_SIZE_CPU;
+  st->auto_cuda_chunks = !chunk_size && gpu; /* sized from STREAMINFO */
   return TRUE;
 }
 
@@ -1427,8 +1504,11 @@ static void gst_cuda_flac_dec_set_context (GstElement *element, GstContext *cont
 {
 #ifdef GPC_HAVE_CUDA_KERNELS
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (element);
+  GST_OBJECT_LOCK (self);
+  gint device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
   if (gst_cuda_load_library ())
-    gst_cuda_handle_set_context (element, context, self->device_id, &self->cuda_ctx);
+    gst_cuda_handle_set_context (element, context, device_id, &self->cuda_ctx);
 #endif
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }

@@ -16,6 +16,7 @@
 #include <gst/check/gstharness.h>
 #include <string.h>
 
+#include <atomic>
 #include <string>
 #include <algorithm>
 #include <vector>
@@ -515,6 +516,297 @@ GST_START_TEST (test_parameter_change)
 }
 GST_END_TEST;
 
+/* Damaged input: how a pipeline that met it ended. */
+struct Ending {
+  bool eos = false;
+  std::string error;
+  std::vector<std::string> warnings;
+};
+
+/* Runs `desc ! fakesink` until an error or EOS reaches the bus, then stops
+ * it. Waits without a time limit: a hang is what these tests look for (the
+ * test's own timeout, or tools/stress.sh's, reports it). */
+static Ending run_to_end (const std::string &desc)
+{
+  Ending e;
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch ((desc + " ! fakesink").c_str (), &err);
+  fail_unless (p != NULL, "parse %s: %s", desc.c_str (), err ? err->message : "?");
+  GstBus *bus = gst_element_get_bus (p);
+  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE && !gst_bus_have_pending (bus),
+      "%s: PLAYING failed without an error message", desc.c_str ());
+  for (;;) {
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+        (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_WARNING));
+    GError *ge = NULL;
+    gchar *dbg = NULL;
+    bool end = GST_MESSAGE_TYPE (m) != GST_MESSAGE_WARNING;
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS) {
+      e.eos = true;
+    } else if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (m, &ge, &dbg);
+      e.error = ge->message;
+    } else {
+      gst_message_parse_warning (m, &ge, &dbg);
+      e.warnings.push_back (ge->message);
+    }
+    if (ge)
+      g_error_free (ge);
+    g_free (dbg);
+    gst_message_unref (m);
+    if (end)
+      break;
+  }
+  fail_unless (gst_element_set_state (p, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS, "%s: stopping failed",
+      desc.c_str ());
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  return e;
+}
+
+/* A FLAC file of the suite's, damaged in one of these ways. */
+enum Damage { kNoStreamInfo, kNoStreamInfoNoMarker, kTruncated, kFlippedBytes, kGarbage };
+
+static std::string damaged_file (Damage how)
+{
+  std::string good = make_flac ("damaged", 2, 16, 44100, 2.0, "-5 -b 4096");
+  if (good.empty ())
+    return "";
+  std::vector<uint8_t> f, out;
+  fail_unless (flac_test::read_file (good, &f) && f.size () > 4096);
+  const char *name = "";
+  switch (how) {
+    case kNoStreamInfo:
+    case kNoStreamInfoNoMarker: {
+      /* every metadata block but STREAMINFO (the last-block flag moved to
+       * the new last one), with or without the "fLaC" before them */
+      name = how == kNoStreamInfo ? "nosi.flac" : "nosi-nomarker.flac";
+      if (how == kNoStreamInfo)
+        out.assign (f.begin (), f.begin () + 4);
+      size_t pos = 4, last_kept = SIZE_MAX;
+      for (bool last = false; !last && pos + 4 <= f.size ();) {
+        last = (f[pos] & 0x80) != 0;
+        size_t len = 4 + ((size_t) f[pos + 1] << 16 | (size_t) f[pos + 2] << 8 | f[pos + 3]);
+        fail_unless (pos + len <= f.size ());
+        if ((f[pos] & 0x7f) != 0) {
+          last_kept = out.size ();
+          out.insert (out.end (), f.begin () + (long) pos, f.begin () + (long) (pos + len));
+          out[last_kept] &= 0x7f;
+        }
+        pos += len;
+      }
+      if (last_kept != SIZE_MAX)
+        out[last_kept] |= 0x80;
+      out.insert (out.end (), f.begin () + (long) pos, f.end ());
+      break;
+    }
+    case kTruncated:
+      name = "truncated.flac";
+      out.assign (f.begin (), f.begin () + (long) (f.size () / 3));
+      break;
+    case kFlippedBytes: {
+      name = "flipped.flac";
+      out = f;
+      gpc_test::Rng rng = gpc_test::rng ("flipped");
+      for (int i = 0; i < 16; i++)
+        out[(size_t) rng.range ((int64_t) out.size () / 3, (int64_t) out.size () - 1)] ^= (uint8_t) rng.range (1, 255);
+      break;
+    }
+    case kGarbage: {
+      name = "garbage.flac";
+      gpc_test::Rng rng = gpc_test::rng ("garbage");
+      out.resize (f.size ());
+      for (uint8_t &b : out)
+        b = (uint8_t) rng.bits (8);
+      break;
+    }
+  }
+  std::string path = g_dir + "/" + name;
+  fail_unless (flac_test::write_file (path, out));
+  return path;
+}
+
+/* Damaged input must end the stream, with an error where nothing can be
+ * decoded (and the pipeline must then stop); through flacparse too, where
+ * whether it is an error is flacparse's call. */
+static void check_damaged (Damage how, bool expect_error)
+{
+  std::string path = damaged_file (how);
+  if (path.empty ())
+    return;
+  Ending a = run_to_end (src (path) + " ! " + dec ());
+  if (expect_error)
+    fail_unless (!a.error.empty (), "%s: no error (EOS %d)", path.c_str (), a.eos);
+  else
+    fail_unless (a.error.empty () && a.eos, "%s: error %s", path.c_str (), a.error.c_str ());
+  Ending b = run_to_end (src (path) + " ! flacparse ! " + dec ());
+  fail_unless (b.eos || !b.error.empty (), "%s (flacparse): ended without EOS or error", path.c_str ());
+}
+
+GST_START_TEST (test_damaged_no_streaminfo)
+{
+  check_damaged (kNoStreamInfo, true);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_damaged_no_streaminfo_no_marker)
+{
+  check_damaged (kNoStreamInfoNoMarker, true);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_damaged_truncated)
+{
+  check_damaged (kTruncated, false);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_damaged_flipped_bytes)
+{
+  check_damaged (kFlippedBytes, false);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_damaged_garbage)
+{
+  check_damaged (kGarbage, true);
+}
+GST_END_TEST;
+
+/* Queries and property reads from an application thread of their own,
+ * until told to stop, against whatever state the pipeline is in. */
+struct Prober {
+  GstElement *pipeline, *dec;
+  std::atomic<bool> stop {false};
+  unsigned rounds = 0;
+};
+
+static gpointer probe_loop (gpointer data)
+{
+  Prober *pr = (Prober *) data;
+  GstPad *srcpad = gst_element_get_static_pad (pr->dec, "src");
+  while (!pr->stop.load ()) {
+    gint64 v;
+    gst_element_query_position (pr->pipeline, GST_FORMAT_TIME, &v);
+    gst_element_query_duration (pr->pipeline, GST_FORMAT_TIME, &v);
+    gst_pad_query_position (srcpad, GST_FORMAT_TIME, &v);
+    gst_pad_query_duration (srcpad, GST_FORMAT_TIME, &v);
+    for (GstQuery *q : { gst_query_new_latency (), gst_query_new_seeking (GST_FORMAT_TIME) }) {
+      gst_pad_query (srcpad, q);
+      gst_element_query (pr->pipeline, q);
+      gst_query_unref (q);
+    }
+    gint backend, device;
+    guint frames, chunk, threads;
+    guint64 batch_time;
+    gboolean md5;
+    g_object_get (pr->dec, "backend", &backend, "cuda-device-id", &device, "batch-frames", &frames,
+        "chunk-size", &chunk, "threads", &threads, "batch-time", &batch_time, "check-md5", &md5, NULL);
+    pr->rounds++;
+    g_thread_yield ();
+  }
+  gst_object_unref (srcpad);
+  return NULL;
+}
+
+/* Drops what the sink holds; fails on an error message. */
+static void drain_sink_and_bus (GstElement *sink, GstBus *bus, const char *what)
+{
+  while (GstSample *smp = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0))
+    gst_sample_unref (smp);
+  while (GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) {
+    GError *e = NULL;
+    gst_message_parse_error (m, &e, NULL);
+    std::string msg = e->message;
+    g_error_free (e);
+    gst_message_unref (m);
+    fail ("%s: error %s", what, msg.c_str ());
+  }
+}
+
+GST_START_TEST (test_concurrent_use)
+{
+  /* While a stream decodes, one application thread changes states and
+   * seeks at random and another queries position, duration, latency and
+   * seeking and reads the properties: nothing may crash, deadlock or post
+   * an error, and an unframed stream, sought once more at the end, must
+   * still give flacdec's samples from the seek target on. */
+  std::string path = make_flac ("concurrent", 2, 16, 44100, 20.0, "-5");
+  if (path.empty ())
+    return;
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  gpc_test::Rng rng = gpc_test::rng ("concurrent");
+  const GstState states[] = { GST_STATE_READY, GST_STATE_PAUSED, GST_STATE_PLAYING };
+  for (const char *chain : { " ! ", " ! flacparse ! " }) {
+    const bool unframed = strcmp (chain, " ! ") == 0;
+    std::string desc = src (path) + chain + dec ("name=dec chunk-size=65536 batch-frames=16") +
+        " ! appsink name=sink sync=false";
+    GstElement *p = gst_parse_launch (desc.c_str (), NULL);
+    fail_unless (p != NULL);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+    GstBus *bus = gst_element_get_bus (p);
+    Prober pr;
+    pr.pipeline = p;
+    pr.dec = gst_bin_get_by_name (GST_BIN (p), "dec");
+    GThread *prober = g_thread_new ("prober", probe_loop, &pr);
+    for (int round = 0; round < 150; round++) {
+      GstState to = states[rng.range (0, 2)];
+      fail_if (gst_element_set_state (p, to) == GST_STATE_CHANGE_FAILURE, "%s: to %s", desc.c_str (),
+          gst_element_state_get_name (to));
+      if (to >= GST_STATE_PAUSED && rng.chance (70)) {
+        GstClockTime pos = (GstClockTime) rng.range (0, 15000) * GST_MSECOND; /* audio after it */
+        gst_element_seek_simple (p, GST_FORMAT_TIME,
+            (GstSeekFlags) (GST_SEEK_FLAG_FLUSH | (rng.chance (50) ? GST_SEEK_FLAG_ACCURATE : 0)), pos);
+      }
+      for (int i = rng.range (0, 3); i > 0; i--) {
+        drain_sink_and_bus (sink, bus, desc.c_str ());
+        g_thread_yield ();
+      }
+      drain_sink_and_bus (sink, bus, desc.c_str ());
+    }
+    /* a last seek from a settled PAUSED, then to the end */
+    fail_if (gst_element_set_state (p, GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE);
+    fail_unless (gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE) == GST_STATE_CHANGE_SUCCESS);
+    const GstClockTime pos = 3 * GST_SECOND;
+    fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
+        (GstSeekFlags) (GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE), pos));
+    fail_unless (gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE) == GST_STATE_CHANGE_SUCCESS);
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    std::vector<uint8_t> pcm;
+    GstClockTime first = GST_CLOCK_TIME_NONE;
+    while (GstSample *smp = gst_app_sink_pull_sample (GST_APP_SINK (sink))) {
+      GstBuffer *b = gst_sample_get_buffer (smp);
+      if (!GST_CLOCK_TIME_IS_VALID (first))
+        first = GST_BUFFER_PTS (b);
+      GstMapInfo map;
+      gst_buffer_map (b, &map, GST_MAP_READ);
+      pcm.insert (pcm.end (), map.data, map.data + map.size);
+      gst_buffer_unmap (b, &map);
+      gst_sample_unref (smp);
+    }
+    drain_sink_and_bus (sink, bus, desc.c_str ());
+    pr.stop = true;
+    g_thread_join (prober);
+    fail_unless (pr.rounds > 0);
+    fail_unless (!pcm.empty (), "%s: nothing after the last seek", desc.c_str ());
+    if (unframed) {
+      /* exact: see test_seek_unframed */
+      fail_unless (first == pos, "first pts %" GST_TIME_FORMAT, GST_TIME_ARGS (first));
+      size_t off = (size_t) gst_util_uint64_scale (pos, 44100, GST_SECOND) * 4;
+      fail_unless (off + pcm.size () == ref.pcm.size () &&
+          memcmp (pcm.data (), ref.pcm.data () + off, pcm.size ()) == 0,
+          "%s: audio after the last seek differs (%zu bytes, %zu expected)", desc.c_str (), pcm.size (),
+          ref.pcm.size () - off);
+    }
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (pr.dec);
+    gst_object_unref (bus);
+    gst_object_unref (sink);
+    gst_object_unref (p);
+  }
+}
+GST_END_TEST;
+
 /* Is a CUDA device usable? (dlopen, so the test needs no CUDA at build time) */
 static bool cuda_usable ()
 {
@@ -547,6 +839,12 @@ static Suite *cudaflacdec_suite (void)
   tcase_add_test (tc, test_md5_mismatch_warning);
   tcase_add_test (tc, test_corrupt_frame);
   tcase_add_test (tc, test_parameter_change);
+  tcase_add_test (tc, test_damaged_no_streaminfo);
+  tcase_add_test (tc, test_damaged_no_streaminfo_no_marker);
+  tcase_add_test (tc, test_damaged_truncated);
+  tcase_add_test (tc, test_damaged_flipped_bytes);
+  tcase_add_test (tc, test_damaged_garbage);
+  tcase_add_test (tc, test_concurrent_use);
   return s;
 }
 
