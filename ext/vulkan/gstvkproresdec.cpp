@@ -81,6 +81,8 @@ enum
   PROP_BATCH,
 };
 
+namespace {
+
 typedef enum
 {
   OUTPUT_MEMORY_AUTO,
@@ -154,6 +156,8 @@ struct PendingFrame
   GstBuffer *download;          /* host-visible planes (system memory output) */
   FrameJob *job;                /* until submitted */
 };
+
+} // namespace
 
 struct _GstVkProResDec
 {
@@ -278,12 +282,16 @@ copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
  * copied out instead. */
 #define MAX_LENT_DOWNLOADS 16
 
+namespace {
+
 struct LentDownload
 {
   GstBuffer *host;
   GstMapInfo map;
   std::shared_ptr<std::atomic<int>> lent;
 };
+
+} // namespace
 
 static void
 lent_download_free (gpointer data)

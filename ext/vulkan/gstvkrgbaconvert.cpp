@@ -85,6 +85,8 @@ enum
 static const VkImageUsageFlags kCopyImageUsage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
     VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
 
+namespace {
+
 class ImageCache
 {
 public:
@@ -125,6 +127,8 @@ private:
   GstVulkanDevice *device_;
   std::vector < GstMemory * >all_;
 };
+
+} // namespace
 
 struct _GstVkRgbaConvert
 {

@@ -77,6 +77,8 @@ enum
   PROP_POST_MESSAGES,
 };
 
+namespace {
+
 typedef enum
 {
   RESULTS_FORMAT_XML,
@@ -118,6 +120,8 @@ struct FrameTime
   GstClockTime pts;
   GstClockTime running_time;
 };
+
+} // namespace
 
 struct _GstVkVmafMotion
 {

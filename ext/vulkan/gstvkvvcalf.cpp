@@ -97,6 +97,8 @@ enum
   PROP_FRAMES_IN_FLIGHT,
 };
 
+namespace {
+
 typedef enum
 {
   PARAMS_SOURCE_AUTO,
@@ -164,6 +166,8 @@ private:
   GstVulkanDevice *device_;
   std::vector < GstMemory * >all_;
 };
+
+} // namespace
 
 struct _GstVkVvcAlf
 {
