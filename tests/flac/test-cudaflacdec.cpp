@@ -28,6 +28,8 @@
 
 static std::string g_dir;
 
+namespace {
+
 struct Decoded {
   std::string caps;
   std::vector<uint8_t> pcm;
@@ -37,6 +39,8 @@ struct Decoded {
   std::string error;
   std::string title;
 };
+
+} // namespace
 
 static Decoded run_pipeline (const std::string &desc, GstClockTime seek_to = GST_CLOCK_TIME_NONE)
 {

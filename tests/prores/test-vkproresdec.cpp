@@ -34,11 +34,15 @@ using namespace prores_test;
 
 /* ------------------------------------------------------------ test data */
 
+namespace {
+
 struct Vector {
   VectorInfo info;
   std::vector<uint8_t> data;
   std::vector<Span> frames;
 };
+
+} // namespace
 
 static std::vector<Vector> *g_vectors;
 
@@ -102,12 +106,16 @@ static std::string md5_of (const std::vector<uint16_t> &p)
 
 /* --------------------------------------------------------------- output */
 
+namespace {
+
 /* A decoded frame as planes of samples (cropped), whatever memory it came in. */
 struct Planes {
   GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
   uint32_t width = 0, height = 0, n = 0;
   std::vector<uint16_t> plane[4];
 };
+
+} // namespace
 
 /* Copies every memory of a Vulkan buffer into host-visible memory. */
 static std::vector<std::vector<uint8_t>> read_back (GstBuffer *buf)
@@ -301,11 +309,15 @@ static GstBuffer *frame_buffer (const uint8_t *d, size_t n, uint64_t index)
   return b;
 }
 
+namespace {
+
 /* Pulls every output after EOS, with its caps. */
 struct Output {
   GstBuffer *buf;
   GstCaps *caps;
 };
+
+} // namespace
 
 static std::vector<Output> pull_all (GstHarness *h)
 {

@@ -82,9 +82,13 @@ unpack (GstBuffer *buf, const GstVideoInfo *info, const LumaLayout &l)
   return out;
 }
 
+namespace {
+
 struct Size {
   unsigned w, h;
 };
+
+} // namespace
 
 /* Turns a system-memory frame into what the element receives (identity by
  * default), and names the caps feature that goes with it. */
@@ -302,6 +306,8 @@ GST_START_TEST (five_frame_window)
 }
 GST_END_TEST;
 
+namespace {
+
 /* A device of the test's own, handed to the element through GstContext
  * (as an application would), so that buffers made here are its buffers. */
 struct SharedDevice {
@@ -355,6 +361,8 @@ struct SharedDevice {
     return out;
   }
 };
+
+} // namespace
 
 GST_START_TEST (vulkan_buffer_input)
 {

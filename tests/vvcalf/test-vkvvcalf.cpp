@@ -122,6 +122,8 @@ check_output (GstBuffer *buf, const GstVideoInfo *info, const Picture &want, con
   gst_video_frame_unmap (&f);
 }
 
+namespace {
+
 /* One test picture: parameters (as info, for the meta), input and the CPU
  * reference output. */
 struct Case {
@@ -134,6 +136,8 @@ struct Case {
   Case (const Case &) = delete;
   Case &operator= (const Case &) = delete;
 };
+
+} // namespace
 
 static void
 make_case (gpc_test::Rng &rng, Case &c, const RandomLimits &lim)
@@ -491,6 +495,8 @@ GST_START_TEST (kernel_all_layouts)
 }
 GST_END_TEST;
 
+namespace {
+
 /* A device of the test's own, handed to the element through GstContext, so
  * that buffers made here are the element's buffers. */
 struct SharedDevice {
@@ -527,6 +533,8 @@ struct SharedDevice {
     return out;
   }
 };
+
+} // namespace
 
 /* Vulkan buffers in (bound directly, or copied), Vulkan buffers out. */
 GST_START_TEST (vulkan_buffers)
