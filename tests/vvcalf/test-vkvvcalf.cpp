@@ -29,6 +29,7 @@ extern "C" {
 
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
+#include "gpc-hammer.h"
 #include "gstvvcalfmeta.h"
 #include "vvcalf-builder.h"
 #include "vvcalf-derive.h"
@@ -941,6 +942,16 @@ GST_START_TEST (conformance_vectors)
 }
 GST_END_TEST;
 
+/* Queries, seeks and state changes from the application thread while the
+ * element streams: what tools/sanitize.sh thread watches for races. */
+GST_START_TEST (concurrent_use)
+{
+  gpc_test_hammer ("videotestsrc ! video/x-raw,format=I420,width=64,height=64,framerate=30/1 ! "
+      "vkvvcalf params-source=synthetic ! fakesink", 64);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -954,5 +965,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (params_location_pattern),
         GPC_CHECK_TEST (flush),
         GPC_CHECK_TEST (bad_parameters),
-        GPC_CHECK_TEST (conformance_vectors) }, 900);
+        GPC_CHECK_TEST (conformance_vectors),
+        GPC_CHECK_TEST (concurrent_use) }, 900);
 }
