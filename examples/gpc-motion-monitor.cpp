@@ -21,6 +21,8 @@
 
 #include <string>
 
+namespace {
+
 struct App {
   GstVulkanInstance *instance;
   GstVulkanDevice *device;
@@ -30,6 +32,8 @@ struct App {
   int frames = 0;
   int status = 0;
 };
+
+} // namespace
 
 /* Runs in the thread that posts: answer before the element goes on. */
 static GstBusSyncReply

@@ -16,6 +16,8 @@
 
 #include <vector>
 
+namespace {
+
 struct Osc {
   double c = 1, s = 0, rc = 1, rs = 0;
   void set (double freq, double rate) {
@@ -34,6 +36,8 @@ struct Osc {
     s /= m;
   }
 };
+
+} // namespace
 
 int main (int argc, char **argv)
 {

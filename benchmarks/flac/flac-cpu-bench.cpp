@@ -28,12 +28,16 @@ static double now ()
 }
 
 #ifdef HAVE_LIBFLAC
+namespace {
+
 struct LibflacCtx {
   const uint8_t *data;
   size_t size, pos;
   uint64_t samples;
   std::vector<uint8_t> *out; /* interleaved output, as flacdec writes it */
 };
+
+} // namespace
 
 static FLAC__StreamDecoderReadStatus rd (const FLAC__StreamDecoder *, FLAC__byte buf[], size_t *n, void *c)
 {

@@ -24,11 +24,15 @@
 
 #include "flac-metadata.h"
 
+namespace {
+
 struct Decoder {
   const char *name;
   const char *element; /* factory that must exist */
   const char *chain;   /* between filesrc and fakesink */
 };
+
+} // namespace
 
 static const Decoder kDecoders[] = {
   { "flacdec", "flacdec", "flacparse ! flacdec" },

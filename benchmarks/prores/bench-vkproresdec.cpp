@@ -48,12 +48,16 @@ using gpc_bench::Clock;
 using gpc_bench::median;
 using gpc_bench::seconds_since;
 
+namespace {
+
 struct Clip {
   std::string path, name, fourcc, variant;
   std::vector<uint8_t> data;
   std::vector<prores_test::Span> frames;
   prores::FrameHeader header;
 };
+
+} // namespace
 
 static bool
 load_clip (const std::string &path, Clip *c)
@@ -90,12 +94,16 @@ load_clip (const std::string &path, Clip *c)
 
 /* ------------------------------------------------------------ kernel only */
 
+namespace {
+
 struct GpuFrame {
   GstMemory *input;  /* device-local copy of the upload */
   GstBuffer *host;   /* the upload in host-visible memory */
   prores::GpuFrameParams fp;
   size_t size;
 };
+
+} // namespace
 
 static void
 time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGpuTimer *timer,
@@ -340,9 +348,13 @@ time_host (GstVulkanDevice *device, const Clip &c, uint32_t depth)
 
 /* --------------------------------------------------------------- pipelines */
 
+namespace {
+
 struct Handoffs {
   std::vector<Clock::time_point> t;
 };
+
+} // namespace
 
 static void
 on_handoff (GstElement *, GstBuffer *, GstPad *, gpointer user)

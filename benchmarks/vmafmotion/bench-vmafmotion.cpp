@@ -37,9 +37,13 @@ using gpc_bench::seconds_since;
 
 static const unsigned kDistinct = 4; /* distinct frames cycled through */
 
+namespace {
+
 struct Config {
   unsigned w, h, bits;
 };
+
+} // namespace
 
 /* Smooth random content with noise: a moving gradient, like real video. */
 static std::vector<uint16_t>

@@ -61,12 +61,16 @@ fill (std::vector<uint16_t> &p, int w, int h, int seed)
     }
 }
 
+namespace {
+
 /* One picture: CPU planes and a device-local storage buffer in the
  * I420_10LE layout of `info`. */
 struct Picture {
   std::vector<uint16_t> plane[3];
   GstBuffer *gpu = nullptr;
 };
+
+} // namespace
 
 static void
 submit_and_wait (VkExec *exec)
@@ -306,6 +310,8 @@ bench_params (int w, int h, VvcAlfParams &params)
   return true;
 }
 
+namespace {
+
 /* One size's benchmark material: distinct input pictures (CPU planes and
  * GPU buffers), the parameters and their GPU copy, two output buffers. */
 struct SizeSetup {
@@ -350,6 +356,8 @@ struct SizeSetup {
     gst_clear_buffer (&params_buf);
   }
 };
+
+} // namespace
 
 /* --variants: every kernel variant timed at every size (GPU time per
  * picture, `n` dispatches back to back) and checked against the CPU

@@ -34,6 +34,8 @@ namespace flac {
 
 #ifdef GPC_HAVE_CUDA_KERNELS
 
+namespace {
+
 struct CudaSlot {
   CUstream stream = nullptr;
   CUdeviceptr d_in = 0, d_jobs = 0, d_planar = 0, d_side = 0, d_out = 0, d_status = 0;
@@ -61,6 +63,8 @@ struct OutputBlocks {
   bool orphaned = false;
 };
 
+} // namespace
+
 struct CudaResources {
   CUmodule module = nullptr;
   CUfunction k_decode = nullptr, k_interleave = nullptr, k_scan = nullptr, k_ends = nullptr;
@@ -68,12 +72,16 @@ struct CudaResources {
   std::shared_ptr<OutputBlocks> blocks = std::make_shared<OutputBlocks> ();
 };
 
+namespace {
+
 struct OutputBlock {
   std::shared_ptr<OutputBlocks> blocks;
   GstCudaContext *ctx; /* referenced while the block is out */
   void *ptr;
   size_t cap;
 };
+
+} // namespace
 
 /* GstMemory notify: the block goes back to its set, or is freed. */
 static void output_block_free (gpointer data)
@@ -145,12 +153,17 @@ static void free_resources (CudaResources *r)
   delete r;
 }
 
+namespace {
+
 /* The resources a closed decoder left with a context: one set per context
  * (qdata), freed by a weak reference when the context is disposed, before
  * its finalize destroys the CUDA context they live in. */
 struct ResourceCache {
   CudaResources *idle = nullptr;
 };
+
+} // namespace
+
 static std::mutex cache_lock;
 
 static GQuark cache_quark ()

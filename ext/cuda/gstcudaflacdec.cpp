@@ -94,6 +94,8 @@ static const size_t kChunkSlack = 4u * 1024 * 1024;
 #define DEFAULT_CHECK_MD5 TRUE
 #define DEFAULT_THREADS 0
 
+namespace {
+
 /* One batch of frames on its way through a backend. */
 struct Batch {
   std::vector<FrameJob> jobs;
@@ -216,6 +218,8 @@ struct DecState {
   guint chunk_size = 0;
   bool auto_cuda_chunks = false;
 };
+
+} // namespace
 
 struct _GstCudaFlacDec {
   GstAudioDecoder parent;
@@ -788,12 +792,16 @@ static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
 /* ------------------------------------------------------------------------ */
 /* Unframed input (a FLAC file)                                              */
 
+namespace {
+
 struct Reseek {
   GstClockTime target;
   uint64_t byte;
   GstSeekFlags flags;
   guint32 seqnum;
 };
+
+} // namespace
 
 /* Off the streaming thread (a flushing seek must not come from it). */
 static void reseek_async (GstElement *element, gpointer data)

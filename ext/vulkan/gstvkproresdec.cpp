@@ -82,6 +82,8 @@ enum
   PROP_BATCH,
 };
 
+namespace {
+
 typedef enum
 {
   OUTPUT_MEMORY_AUTO,
@@ -155,6 +157,8 @@ struct PendingFrame
   GstBuffer *download;          /* host-visible planes (system memory output) */
   FrameJob *job;                /* until submitted */
 };
+
+} // namespace
 
 struct _GstVkProResDec
 {
@@ -277,12 +281,16 @@ copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
  * copied out instead. */
 #define MAX_LENT_DOWNLOADS 16
 
+namespace {
+
 struct LentDownload
 {
   GstBuffer *host;
   GstMapInfo map;
   std::shared_ptr<std::atomic<int>> lent;
 };
+
+} // namespace
 
 static void
 lent_download_free (gpointer data)

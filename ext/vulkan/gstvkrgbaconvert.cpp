@@ -85,6 +85,8 @@ enum
 static const VkImageUsageFlags kCopyImageUsage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
     VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
 
+namespace {
+
 class ImageCache
 {
 public:
@@ -126,6 +128,8 @@ private:
   std::vector < GstMemory * >all_;
 };
 
+} // namespace
+
 struct _GstVkRgbaConvert
 {
   GstBaseTransform parent;
@@ -143,6 +147,7 @@ struct _GstVkRgbaConvert
   GstVideoInfo info;            /* input */
   GstVideoInfo out_info;
   gboolean have_info;
+  gpc::InFlightLatency latency; /* for LATENCY queries, under the object lock */
   gboolean vulkan_out;
   gboolean bgra;                /* output BGRA (else RGBA) */
   gpc::RgbaFormat format;
@@ -526,6 +531,7 @@ gst_vk_rgba_convert_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCap
   self->format = format;
   self->coeffs = gpc::rgba_coeffs_of (&info);
   self->have_info = TRUE;
+  self->latency.set_caps (GST_OBJECT (self), &info);
   gchar *colorimetry = gst_video_colorimetry_to_string (&info.colorimetry);
   const gpc::RgbaMatrix m = gpc::rgba_matrix_of (&info);
   GST_INFO_OBJECT (self, "%s %dx%d (colorimetry %s: Kr %.4f Kb %.4f, %s range) to %s in %s "
@@ -560,8 +566,7 @@ gst_vk_rgba_convert_query (GstBaseTransform * trans, GstPadDirection direction,
       if (direction == GST_PAD_SRC) {
         if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
           return FALSE;
-        if (self->have_info)
-          gpc::add_in_flight_latency (query, &self->info, self->frames_in_flight);
+        self->latency.add_to (GST_OBJECT (self), query, &self->frames_in_flight);
         return TRUE;
       }
       break;
@@ -620,6 +625,7 @@ gst_vk_rgba_convert_stop (GstBaseTransform * trans)
   delete self->kernel;
   self->kernel = nullptr;
   self->have_info = FALSE;
+  self->latency.set_caps (GST_OBJECT (self), NULL);
   return TRUE;
 }
 

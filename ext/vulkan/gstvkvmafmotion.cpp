@@ -77,6 +77,8 @@ enum
   PROP_POST_MESSAGES,
 };
 
+namespace {
+
 typedef enum
 {
   RESULTS_FORMAT_XML,
@@ -119,6 +121,8 @@ struct FrameTime
   GstClockTime running_time;
 };
 
+} // namespace
+
 struct _GstVkVmafMotion
 {
   GstBaseTransform parent;
@@ -140,6 +144,7 @@ struct _GstVkVmafMotion
   GstVideoInfo info;
   gpc::LumaLayout layout;
   gboolean have_info;
+  gpc::InFlightLatency latency; /* for LATENCY queries, under the object lock */
 
   gpc::MotionScorer *scorer;
   gpc::MotionLogWriter *log;
@@ -565,6 +570,7 @@ gst_vk_vmaf_motion_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   self->info = info;
   self->layout = layout;
   self->have_info = TRUE;
+  self->latency.set_caps (GST_OBJECT (self), &info);
 
   if (self->results_location && !self->log->is_open ()) {
     gpc::MotionLogFormat fmt = (gpc::MotionLogFormat) self->results_format;
@@ -595,8 +601,7 @@ gst_vk_vmaf_motion_query (GstBaseTransform * trans, GstPadDirection direction,
         if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
                 query))
           return FALSE;
-        if (self->have_info)
-          gpc::add_in_flight_latency (query, &self->info, self->frames_in_flight);
+        self->latency.add_to (GST_OBJECT (self), query, &self->frames_in_flight);
         return TRUE;
       }
       break;
@@ -668,6 +673,7 @@ gst_vk_vmaf_motion_stop (GstBaseTransform * trans)
   delete self->kernel;
   self->kernel = nullptr;
   self->have_info = FALSE;
+  self->latency.set_caps (GST_OBJECT (self), NULL);
   self->times->clear ();
   return TRUE;
 }

@@ -97,6 +97,8 @@ enum
   PROP_FRAMES_IN_FLIGHT,
 };
 
+namespace {
+
 typedef enum
 {
   PARAMS_SOURCE_AUTO,
@@ -165,6 +167,8 @@ private:
   std::vector < GstMemory * >all_;
 };
 
+} // namespace
+
 struct _GstVkVvcAlf
 {
   GstBaseTransform parent;
@@ -187,6 +191,7 @@ struct _GstVkVvcAlf
 
   GstVideoInfo info;
   gboolean have_info;
+  gpc::InFlightLatency latency; /* for LATENCY queries, under the object lock */
   gboolean vulkan_out;
   GstVvcAlfChromaFormat chroma_format;
   guint bit_depth;
@@ -730,6 +735,7 @@ gst_vk_vvc_alf_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * o
   self->chroma_format = cf;
   self->bit_depth = depth;
   self->have_info = TRUE;
+  self->latency.set_caps (GST_OBJECT (self), &info);
   if (!build_synthetic (self))
     GST_DEBUG_OBJECT (self, "no synthetic parameters for these caps: %s", self->synth_error);
   GST_INFO_OBJECT (self, "%s %dx%d, output in %s memory",
@@ -760,8 +766,7 @@ gst_vk_vvc_alf_query (GstBaseTransform * trans, GstPadDirection direction, GstQu
       if (direction == GST_PAD_SRC) {
         if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
           return FALSE;
-        if (self->have_info)
-          gpc::add_in_flight_latency (query, &self->info, self->frames_in_flight);
+        self->latency.add_to (GST_OBJECT (self), query, &self->frames_in_flight);
         return TRUE;
       }
       break;
@@ -825,6 +830,7 @@ gst_vk_vvc_alf_stop (GstBaseTransform * trans)
   self->last = nullptr;
   g_clear_pointer (&self->synth_error, g_free);
   self->have_info = FALSE;
+  self->latency.set_caps (GST_OBJECT (self), NULL);
   return TRUE;
 }
 

@@ -15,6 +15,8 @@ namespace gpc {
 static_assert (sizeof (VvcAlfPicParams) <= VkAlfKernel::kCtbOffset, "parameter layout");
 static_assert (VkAlfKernel::kCtbOffset % 256 == 0, "storage buffer offset alignment");
 
+namespace {
+
 /* Push constants, in the shader's order. */
 struct AlfPush {
   uint32_t in_off[3], in_stride[3], out_off[3], out_stride[3];
@@ -42,6 +44,8 @@ static const AlfTechnique kTechniques[] = {
   { "wordload", &AlfOptions::wordload, "areas inside their window loaded as whole words" },
   { "pretrans", &AlfOptions::pretrans, "luma coefficients pretransposed on the CPU, one word per tap" },
 };
+
+} // namespace
 
 AlfOptions AlfOptions::best ()
 {

@@ -10,11 +10,15 @@
 
 namespace gpc {
 
+namespace {
+
 /* Push constants, in the shader's order. */
 struct MotionPush {
   uint32_t prev_offset, cur_offset, prev_stride, cur_stride;
   uint32_t width, height, packing, shift, bpc, slot;
 };
+
+} // namespace
 
 /* A workgroup of kThreads invocations covers kThreads - 4 output columns
  * (2 halo columns each side) and tile_h_ rows. */

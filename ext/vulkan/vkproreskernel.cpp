@@ -23,12 +23,16 @@ using prores::GpuSliceDesc;
 static_assert (sizeof (GpuFrameParams) <= 192, "GpuFrameParams must fit before the slices");
 static_assert (sizeof (GpuSliceDesc) == 16, "GpuSliceDesc is 4 words");
 
+namespace {
+
 /* Push constants, in the shaders' order (shaders/prores_io.glsl). */
 struct ProResPush {
   uint32_t data_word, data_bytes, num_slices, groups_x, status_slot, rows;
   uint32_t plane_off[4], plane_stride[4], plane_words[4];
   uint32_t stat_word, vld_comps; /* split path only */
 };
+
+} // namespace
 
 struct VkProResKernel::Deferred {
   VkKernel *kernel;
@@ -347,10 +351,14 @@ bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
   return true;
 }
 
+namespace {
+
 struct PackPush {
   uint32_t plane_off[4], plane_stride[4];
   uint32_t out_off, out_stride, width, height;
 };
+
+} // namespace
 
 bool VkProResKernel::record_pack_ayuv64 (VkExec *exec, const ProResPlanes &planes,
     GstVulkanBufferMemory *out, uint32_t out_offset, uint32_t out_stride, uint32_t width,

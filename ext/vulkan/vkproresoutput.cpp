@@ -87,6 +87,8 @@ ProResGpuLayout prores_vk_output_layout (const ProResOutConfig &c)
 
 /* ----------------------------------------------------------- buffer pool */
 
+namespace {
+
 struct ProResVkPool {
   GstBufferPool parent;
   GstVulkanDevice *device;
@@ -150,6 +152,8 @@ static void
 prores_vk_pool_init (ProResVkPool *)
 {
 }
+
+} // namespace
 
 GstBufferPool *prores_vk_pool_new (GstVulkanDevice *device, const GstVideoInfo *info,
     const ProResGpuLayout &layout, uint32_t n_planes)

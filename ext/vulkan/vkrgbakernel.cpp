@@ -7,6 +7,8 @@
 
 namespace gpc {
 
+namespace {
+
 /* Push constants, in the shader's order. */
 struct RgbaPush {
   uint32_t off[4], stride[4];
@@ -15,6 +17,8 @@ struct RgbaPush {
   int32_t c_y, r_cr, g_cb, g_cr, b_cb, y_off, c_off;
   uint32_t swap_rb;
 };
+
+} // namespace
 
 /* The shader's local size. */
 static const uint32_t kGroupW = 16, kGroupH = 8;

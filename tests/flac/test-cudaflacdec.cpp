@@ -29,6 +29,8 @@
 
 static std::string g_dir;
 
+namespace {
+
 struct Decoded {
   std::string caps;
   std::vector<uint8_t> pcm;
@@ -38,6 +40,8 @@ struct Decoded {
   std::string error;
   std::string title;
 };
+
+} // namespace
 
 static Decoded run_pipeline (const std::string &desc, GstClockTime seek_to = GST_CLOCK_TIME_NONE)
 {

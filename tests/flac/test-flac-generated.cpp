@@ -13,12 +13,16 @@
 
 using namespace gpc::flac;
 
+namespace {
+
 struct Case {
   unsigned channels, bps, rate;
   double seconds;
   const char *options;
   bool aiff; /* encode from AIFF (any depth) instead of raw (8/16/24/32) */
 };
+
+} // namespace
 
 static const Case kCases[] = {
   /* every level, CD format */

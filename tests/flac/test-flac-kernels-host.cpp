@@ -24,9 +24,14 @@
 #define GPC_KERNELS_SCRATCH "kernels"
 #endif
 
+namespace {
+
 struct GpcDim3 {
   unsigned x = 0, y = 0, z = 0;
 };
+
+} // namespace
+
 static GpcDim3 blockIdx, threadIdx, blockDim, gridDim;
 #define __global__
 /* threads run one after another here */

@@ -43,11 +43,15 @@ static std::vector<int32_t> noise (gpc_test::Rng &rng, size_t n)
   return v;
 }
 
+namespace {
+
 /* Samples of every located frame of a clean decode, for per-frame compares. */
 struct Layout {
   std::vector<LocatedFrame> frames;
   size_t audio_offset;
 };
+
+} // namespace
 
 static Layout layout_of (const std::vector<uint8_t> &file, CpuDecoder &dec)
 {

@@ -17,10 +17,14 @@ extern "C" {
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
 
+namespace {
+
 struct Seen {
   int buffers = 0;
   int not_vulkan = 0;
 };
+
+} // namespace
 
 static GstPadProbeReturn
 check_memory (GstPad *pad, GstPadProbeInfo *info, gpointer data)

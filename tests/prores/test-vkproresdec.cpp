@@ -26,6 +26,7 @@
 
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
+#include "gpc-hammer.h"
 #include "prores-decoder.h"
 #include "prores-test-util.h"
 
@@ -34,11 +35,15 @@ using namespace prores_test;
 
 /* ------------------------------------------------------------ test data */
 
+namespace {
+
 struct Vector {
   VectorInfo info;
   std::vector<uint8_t> data;
   std::vector<Span> frames;
 };
+
+} // namespace
 
 static std::vector<Vector> *g_vectors;
 
@@ -102,12 +107,16 @@ static std::string md5_of (const std::vector<uint16_t> &p)
 
 /* --------------------------------------------------------------- output */
 
+namespace {
+
 /* A decoded frame as planes of samples (cropped), whatever memory it came in. */
 struct Planes {
   GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
   uint32_t width = 0, height = 0, n = 0;
   std::vector<uint16_t> plane[4];
 };
+
+} // namespace
 
 /* Copies every memory of a Vulkan buffer into host-visible memory. */
 static std::vector<std::vector<uint8_t>> read_back (GstBuffer *buf)
@@ -301,11 +310,15 @@ static GstBuffer *frame_buffer (const uint8_t *d, size_t n, uint64_t index)
   return b;
 }
 
+namespace {
+
 /* Pulls every output after EOS, with its caps. */
 struct Output {
   GstBuffer *buf;
   GstCaps *caps;
 };
+
+} // namespace
 
 static std::vector<Output> pull_all (GstHarness *h)
 {
@@ -615,16 +628,25 @@ GST_START_TEST (flush_and_restart)
 }
 GST_END_TEST;
 
+/* Whether qtdemux is installed; prints the skip of `test` when not. */
+static bool
+have_qtdemux (const char *test)
+{
+  GstElement *demux = gst_element_factory_make ("qtdemux", nullptr);
+  if (!demux) {
+    printf ("SKIP %s: no qtdemux\n", test);
+    return false;
+  }
+  gst_object_unref (demux);
+  return true;
+}
+
 /* filesrc ! qtdemux ! vkproresdec ! videoconvert: qtdemux's caps, the
  * system-memory fallback in front of a CPU element. */
 GST_START_TEST (qtdemux_pipeline)
 {
-  GstElement *demux = gst_element_factory_make ("qtdemux", nullptr);
-  if (!demux) {
-    printf ("SKIP qtdemux_pipeline: no qtdemux\n");
+  if (!have_qtdemux ("qtdemux_pipeline"))
     return;
-  }
-  gst_object_unref (demux);
   for (const char *name : { "ks_standard_bff_346x202.mov", "ks_4444_alpha16_336x200.mov",
       "ks_lt_1282x722.mov" }) {
     std::string path = gpc_test::media_dir () + "/prores/" + name;
@@ -688,12 +710,8 @@ static std::vector<guint64> motion_sads (const std::string &path, const char *ca
 
 GST_START_TEST (vmafmotion_zero_copy)
 {
-  GstElement *e = gst_element_factory_make ("qtdemux", nullptr);
-  if (!e) {
-    printf ("SKIP vmafmotion_zero_copy: no qtdemux\n");
+  if (!have_qtdemux ("vmafmotion_zero_copy"))
     return;
-  }
-  gst_object_unref (e);
   for (const char *name : { "ks_hq_66x34.mov", "aw_hq_336x200.mov", "ks_4444_336x200.mov" }) {
     std::string path = gpc_test::media_dir () + "/prores/" + name;
     std::vector<guint64> vk = motion_sads (path, "video/x-raw(memory:VulkanBuffer)");
@@ -829,6 +847,21 @@ GST_START_TEST (damaged_frames)
 }
 GST_END_TEST;
 
+/* Queries, seeks and state changes from the application thread while the
+ * element streams: what tools/sanitize.sh thread watches for races. */
+GST_START_TEST (concurrent_use)
+{
+  if (!have_qtdemux ("concurrent_use"))
+    return;
+  std::string path = gpc_test::media_dir () + "/prores/aw_hq_336x200.mov";
+  gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! qtdemux ! vkproresdec ! fakesink",
+      path.c_str ());
+  gpc_test_hammer (desc, 64, false);
+  g_free (desc);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -850,7 +883,8 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (flush_and_restart),
         GPC_CHECK_TEST (qtdemux_pipeline),
         GPC_CHECK_TEST (vmafmotion_zero_copy),
-        GPC_CHECK_TEST (damaged_frames) }, 600);
+        GPC_CHECK_TEST (damaged_frames),
+        GPC_CHECK_TEST (concurrent_use) }, 600);
   int r = gst_check_run_suite (s, "vkproresdec", __FILE__);
   delete g_vectors;
   return r;

@@ -26,6 +26,7 @@
 #include "compute/gpcvkexec.h"
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
+#include "gpc-hammer.h"
 #include "rgba-convert-video.h"
 
 namespace {
@@ -496,6 +497,16 @@ GST_START_TEST (bad_input_errors)
 }
 GST_END_TEST;
 
+/* Queries, seeks and state changes from the application thread while the
+ * element streams: what tools/sanitize.sh thread watches for races. */
+GST_START_TEST (concurrent_use)
+{
+  gpc_test_hammer ("videotestsrc ! video/x-raw,format=I420,width=64,height=64,framerate=30/1 ! "
+      "vkrgbaconvert ! fakesink", 64);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -505,5 +516,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (vulkan_image_in),
         GPC_CHECK_TEST (from_vkvvcalf),
         GPC_CHECK_TEST (images_recycled),
-        GPC_CHECK_TEST (bad_input_errors) });
+        GPC_CHECK_TEST (bad_input_errors),
+        GPC_CHECK_TEST (concurrent_use) });
 }

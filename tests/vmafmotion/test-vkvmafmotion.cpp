@@ -26,6 +26,7 @@ extern "C" {
 
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
+#include "gpc-hammer.h"
 #include "gpcvkcontext.h"
 #include "gstvmafmotionmeta.h"
 #include "vmaf-motion-layout.h"
@@ -82,9 +83,13 @@ unpack (GstBuffer *buf, const GstVideoInfo *info, const LumaLayout &l)
   return out;
 }
 
+namespace {
+
 struct Size {
   unsigned w, h;
 };
+
+} // namespace
 
 /* Turns a system-memory frame into what the element receives (identity by
  * default), and names the caps feature that goes with it. */
@@ -305,6 +310,8 @@ GST_START_TEST (five_frame_window)
 }
 GST_END_TEST;
 
+namespace {
+
 /* A device of the test's own, handed to the element through GstContext
  * (as an application would), so that buffers made here are its buffers. */
 struct SharedDevice {
@@ -358,6 +365,8 @@ struct SharedDevice {
     return out;
   }
 };
+
+} // namespace
 
 GST_START_TEST (vulkan_buffer_input)
 {
@@ -573,6 +582,16 @@ GST_START_TEST (bad_input_errors)
 }
 GST_END_TEST;
 
+/* Queries, seeks and state changes from the application thread while the
+ * element streams: what tools/sanitize.sh thread watches for races. */
+GST_START_TEST (concurrent_use)
+{
+  gpc_test_hammer ("videotestsrc ! video/x-raw,format=I420,width=64,height=64,framerate=30/1 ! "
+      "vkvmafmotion ! fakesink", 64);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -585,5 +604,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (flush_restarts_history),
         GPC_CHECK_TEST (messages_and_results_files),
         GPC_CHECK_TEST (bad_input_errors),
-        GPC_CHECK_TEST (pipeline_churn) }, 900);
+        GPC_CHECK_TEST (pipeline_churn),
+        GPC_CHECK_TEST (concurrent_use) }, 900);
 }

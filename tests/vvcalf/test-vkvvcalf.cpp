@@ -29,6 +29,7 @@ extern "C" {
 
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
+#include "gpc-hammer.h"
 #include "gstvvcalfmeta.h"
 #include "vvcalf-builder.h"
 #include "vvcalf-derive.h"
@@ -122,6 +123,8 @@ check_output (GstBuffer *buf, const GstVideoInfo *info, const Picture &want, con
   gst_video_frame_unmap (&f);
 }
 
+namespace {
+
 /* One test picture: parameters (as info, for the meta), input and the CPU
  * reference output. */
 struct Case {
@@ -134,6 +137,8 @@ struct Case {
   Case (const Case &) = delete;
   Case &operator= (const Case &) = delete;
 };
+
+} // namespace
 
 static void
 make_case (gpc_test::Rng &rng, Case &c, const RandomLimits &lim)
@@ -491,6 +496,8 @@ GST_START_TEST (kernel_all_layouts)
 }
 GST_END_TEST;
 
+namespace {
+
 /* A device of the test's own, handed to the element through GstContext, so
  * that buffers made here are the element's buffers. */
 struct SharedDevice {
@@ -527,6 +534,8 @@ struct SharedDevice {
     return out;
   }
 };
+
+} // namespace
 
 /* Vulkan buffers in (bound directly, or copied), Vulkan buffers out. */
 GST_START_TEST (vulkan_buffers)
@@ -933,6 +942,16 @@ GST_START_TEST (conformance_vectors)
 }
 GST_END_TEST;
 
+/* Queries, seeks and state changes from the application thread while the
+ * element streams: what tools/sanitize.sh thread watches for races. */
+GST_START_TEST (concurrent_use)
+{
+  gpc_test_hammer ("videotestsrc ! video/x-raw,format=I420,width=64,height=64,framerate=30/1 ! "
+      "vkvvcalf params-source=synthetic ! fakesink", 64);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -946,5 +965,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (params_location_pattern),
         GPC_CHECK_TEST (flush),
         GPC_CHECK_TEST (bad_parameters),
-        GPC_CHECK_TEST (conformance_vectors) }, 900);
+        GPC_CHECK_TEST (conformance_vectors),
+        GPC_CHECK_TEST (concurrent_use) }, 900);
 }

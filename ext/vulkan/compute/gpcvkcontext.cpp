@@ -112,6 +112,8 @@ static GMutex shared_lock;
 static GstVulkanInstance *shared_instance;
 static GstVulkanDevice *shared_devices[MAX_SHARED_DEVICES];
 
+namespace {
+
 /* A GstVulkanDisplay whose event thread already runs its main loop.
  * GStreamer 1.22 starts that loop after the constructor returns, and a
  * display finalized before the loop runs waits forever for it to quit (seen
@@ -123,6 +125,8 @@ typedef struct
   GCond cond;
   gboolean running;
 } LoopStarted;
+
+} // namespace
 
 static gboolean
 mark_loop_running (gpointer data)

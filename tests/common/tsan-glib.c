@@ -1,0 +1,220 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * LD_PRELOAD shim for ThreadSanitizer runs (tools/sanitize.sh thread).
+ *
+ * On Linux, GLib implements GMutex and GCond on futexes with atomics
+ * compiled without TSan, so TSan sees neither the locks nor the
+ * happens-before they give, and reports every access they guard
+ * (GST_OBJECT_LOCK, pad and bus locks) as a race. This shim interposes the
+ * exported functions, calls GLib's own implementation and tells TSan what
+ * happened with its mutex annotations. GRecMutex and GRWLock are built on
+ * pthread objects that TSan intercepts already, so they pass through.
+ *
+ * Only calls that reach GLib through the dynamic linker are seen: GLib's
+ * calls to itself are bound inside the library. Two hand-overs happen
+ * entirely inside GLib and are annotated at their ends: g_once_init_leave
+ * publishes through an atomic (a release, and a completed enter an acquire
+ * on the location), and GThreadPool passes work items to its threads
+ * through an internal queue (GstTask runs every streaming thread that way):
+ * a push releases the item, the pool's function acquires it first.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <glib.h>
+#include <sanitizer/tsan_interface.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The next definition of `name` after this library's: GLib's. */
+static void *
+real (const char *name)
+{
+  void *f = dlsym (RTLD_NEXT, name);
+  if (!f) {
+    fprintf (stderr, "tsan-glib: no %s after the shim\n", name);
+    abort ();
+  }
+  return f;
+}
+
+#define REAL(ret, name, ...) \
+  static ret (*real_fn) (__VA_ARGS__); \
+  if (!real_fn) \
+    real_fn = (ret (*) (__VA_ARGS__)) real (#name)
+
+/* Tells TSan that `m` is released around GLib's wait, which releases and
+ * retakes it inside. */
+static void
+annotate_unlock (GMutex * m)
+{
+  __tsan_mutex_pre_unlock (m, 0);
+  __tsan_mutex_post_unlock (m, 0);
+}
+
+static void
+annotate_lock (GMutex * m)
+{
+  __tsan_mutex_pre_lock (m, 0);
+  __tsan_mutex_post_lock (m, 0, 0);
+}
+
+void
+g_mutex_init (GMutex * m)
+{
+  REAL (void, g_mutex_init, GMutex *);
+  /* No __tsan_mutex_create: it counts as a write, and the first lock on
+   * another thread is often ordered after it only through GLib internals
+   * (a main context, a queue) that TSan cannot see. TSan creates the mutex
+   * at its first lock instead. */
+  real_fn (m);
+}
+
+void
+g_mutex_clear (GMutex * m)
+{
+  REAL (void, g_mutex_clear, GMutex *);
+  __tsan_mutex_destroy (m, __tsan_mutex_not_static);
+  real_fn (m);
+}
+
+void
+g_mutex_lock (GMutex * m)
+{
+  REAL (void, g_mutex_lock, GMutex *);
+  __tsan_mutex_pre_lock (m, 0);
+  real_fn (m);
+  __tsan_mutex_post_lock (m, 0, 0);
+}
+
+gboolean
+g_mutex_trylock (GMutex * m)
+{
+  REAL (gboolean, g_mutex_trylock, GMutex *);
+  __tsan_mutex_pre_lock (m, __tsan_mutex_try_lock);
+  gboolean ok = real_fn (m);
+  __tsan_mutex_post_lock (m, __tsan_mutex_try_lock | (ok ? 0 : __tsan_mutex_try_lock_failed),
+      0);
+  return ok;
+}
+
+void
+g_mutex_unlock (GMutex * m)
+{
+  REAL (void, g_mutex_unlock, GMutex *);
+  __tsan_mutex_pre_unlock (m, 0);
+  real_fn (m);
+  __tsan_mutex_post_unlock (m, 0);
+}
+
+void
+g_cond_wait (GCond * c, GMutex * m)
+{
+  REAL (void, g_cond_wait, GCond *, GMutex *);
+  annotate_unlock (m);
+  real_fn (c, m);
+  __tsan_acquire (c);
+  annotate_lock (m);
+}
+
+gboolean
+g_cond_wait_until (GCond * c, GMutex * m, gint64 end_time)
+{
+  REAL (gboolean, g_cond_wait_until, GCond *, GMutex *, gint64);
+  annotate_unlock (m);
+  gboolean signalled = real_fn (c, m, end_time);
+  __tsan_acquire (c);
+  annotate_lock (m);
+  return signalled;
+}
+
+/* A signal without the mutex held still orders what came before it with
+ * what the woken thread does after its wait. */
+void
+g_cond_signal (GCond * c)
+{
+  REAL (void, g_cond_signal, GCond *);
+  __tsan_release (c);
+  real_fn (c);
+}
+
+void
+g_cond_broadcast (GCond * c)
+{
+  REAL (void, g_cond_broadcast, GCond *);
+  __tsan_release (c);
+  real_fn (c);
+}
+
+gboolean
+(g_once_init_enter) (volatile void *location)
+{
+  REAL (gboolean, g_once_init_enter, volatile void *);
+  gboolean first = real_fn (location);
+  if (!first)
+    __tsan_acquire ((void *) location);
+  return first;
+}
+
+void
+(g_once_init_leave) (volatile void *location, gsize result)
+{
+  REAL (void, g_once_init_leave, volatile void *, gsize);
+  __tsan_release ((void *) location);
+  real_fn (location, result);
+}
+
+/* The function and data a pool was created with, called through
+ * pool_trampoline. GStreamer's pools live as long as the process; this
+ * record is never freed. */
+typedef struct
+{
+  GFunc func;
+  gpointer user_data;
+} PoolFunc;
+
+static void
+pool_trampoline (gpointer data, gpointer user_data)
+{
+  PoolFunc *p = (PoolFunc *) user_data;
+  __tsan_acquire (data);
+  p->func (data, p->user_data);
+}
+
+static PoolFunc *
+pool_func_new (GFunc func, gpointer user_data)
+{
+  PoolFunc *p = (PoolFunc *) malloc (sizeof (PoolFunc));
+  if (!p)
+    abort ();
+  p->func = func;
+  p->user_data = user_data;
+  return p;
+}
+
+GThreadPool *
+g_thread_pool_new (GFunc func, gpointer user_data, gint max_threads, gboolean exclusive,
+    GError ** error)
+{
+  REAL (GThreadPool *, g_thread_pool_new, GFunc, gpointer, gint, gboolean, GError **);
+  return real_fn (pool_trampoline, pool_func_new (func, user_data), max_threads, exclusive,
+      error);
+}
+
+GThreadPool *
+g_thread_pool_new_full (GFunc func, gpointer user_data, GDestroyNotify item_free_func,
+    gint max_threads, gboolean exclusive, GError ** error)
+{
+  REAL (GThreadPool *, g_thread_pool_new_full, GFunc, gpointer, GDestroyNotify, gint, gboolean,
+      GError **);
+  return real_fn (pool_trampoline, pool_func_new (func, user_data), item_free_func, max_threads,
+      exclusive, error);
+}
+
+gboolean
+g_thread_pool_push (GThreadPool * pool, gpointer data, GError ** error)
+{
+  REAL (gboolean, g_thread_pool_push, GThreadPool *, gpointer, GError **);
+  __tsan_release (data);
+  return real_fn (pool, data, error);
+}

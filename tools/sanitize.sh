@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Checked builds of the tree, each in its own build directory
+# (build-sanitize-<mode>), for CI and local runs:
+#
+#   tools/sanitize.sh thread    [meson test args]  ThreadSanitizer
+#   tools/sanitize.sh address   [meson test args]  AddressSanitizer (+ leaks)
+#   tools/sanitize.sh undefined [meson test args]  UndefinedBehaviorSanitizer
+#   tools/sanitize.sh debug     [meson test args]  buildtype=debug, no sanitizer
+#   tools/sanitize.sh odr                          link-time optimisation with
+#                                                  -Werror=odr (build only)
+#
+# Test modes run the suite (or the tests named in the arguments, e.g.
+# `vkvvcalf two-devices --timeout-multiplier 10`) and end with one line per
+# test: its result and how many sanitizer reports have a frame in our code
+# versus elsewhere only. Exit status: non-zero when a test failed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:-}
+[ $# -gt 0 ] && shift
+build=$root/build-sanitize-$mode
+
+setup=(--buildtype=debugoptimized -Dbenchmarks=false)
+case "$mode" in
+  thread) setup+=(-Db_sanitize=thread -Db_lundef=false) ;;
+  address) setup+=(-Db_sanitize=address -Db_lundef=false) ;;
+  undefined) setup+=(-Db_sanitize=undefined -Db_lundef=false) ;;
+  debug) setup=(--buildtype=debug) ;;
+  odr) setup=(-Db_lto=true -Dodr_check=true -Dbenchmarks=true) ;;
+  *)
+    sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+    exit 2
+    ;;
+esac
+
+if [ -d "$build" ]; then
+  meson configure "$build" "${setup[@]}"
+else
+  meson setup "$build" "$root" "${setup[@]}"
+fi
+log=$build/meson-logs/build.txt
+if ! meson compile -C "$build" 2>&1 | tee "$log"; then
+  echo "sanitize.sh: $mode build failed" >&2
+  exit 1
+fi
+if [ "$mode" = odr ]; then
+  # -Werror=odr fails the link on the first violation; count warnings too
+  # in case a toolchain demotes them.
+  n=$(grep -c 'One Definition Rule' "$log" || true)
+  echo "odr: linked with $n One Definition Rule reports"
+  [ "$n" -eq 0 ]
+  exit
+fi
+
+# gst-check forks every test by default, which ThreadSanitizer does not
+# follow; the registry scan runs in-process, as a plugin scanner without the
+# sanitizer runtime cannot load our instrumented plugins.
+export CK_FORK=no GST_REGISTRY_FORK=no
+wrapper=()
+case "$mode" in
+  thread)
+    # The shim goes to the tests only (--wrapper), never to meson itself.
+    wrapper=(env "LD_PRELOAD=$build/tests/libgpc-tsan-glib.so")
+    export TSAN_OPTIONS="suppressions=$root/tests/common/tsan.supp history_size=4 second_deadlock_stack=1 exitcode=66"
+    ;;
+  address)
+    export ASAN_OPTIONS="detect_leaks=1:exitcode=66"
+    export LSAN_OPTIONS="suppressions=$root/tests/common/lsan.supp:print_suppressions=0"
+    ;;
+  undefined)
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=0"
+    ;;
+esac
+
+runner=()
+if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && command -v xvfb-run > /dev/null; then
+  runner=(xvfb-run -a -s "-screen 0 1280x720x24")
+fi
+args=("$@")
+if [ ${#args[@]} -eq 0 ] && [ "$mode" != debug ]; then
+  # The docs suite runs Python and installed tools, outside the sanitizer.
+  args=(--no-suite docs)
+fi
+if [ ${#wrapper[@]} -gt 0 ]; then
+  args=(--wrapper "${wrapper[*]}" "${args[@]}")
+fi
+rc=0
+"${runner[@]}" meson test -C "$build" --print-errorlogs --num-processes "$(nproc)" \
+  "${args[@]}" || rc=$?
+
+# meson names the log after the wrapper when there is one.
+testlog=$(ls -t "$build"/meson-logs/testlog*.json | head -n 1)
+python3 - "$testlog" "$root" <<'PY'
+import json, re, sys
+
+log, root = sys.argv[1], sys.argv[2] + "/"
+starts = re.compile(r"WARNING: ThreadSanitizer:|ERROR: AddressSanitizer:|"
+                    r"(Direct|Indirect) leak of|runtime error:")
+# A stack frame in our code: our binaries and libraries, or our sources
+# (relative to the build directory), other than main() and the TSan shim.
+frame = re.compile(r"^\s*#\d+ ")
+ours_re = re.compile(r"\((lib)?(gstgpucodecs|test-)|\s\.\./(ext|gst|tests|benchmarks|examples)/|"
+                     + re.escape(root))
+
+def is_ours(line):
+    return (frame.match(line) and ours_re.search(line) and " main " not in line
+            and "tsan-glib.c" not in line and "/subprojects/" not in line)
+
+def reports(text):
+    """(ours, elsewhere) sanitizer reports in a test's output."""
+    counts = [0, 0]
+    cur = None
+    for line in text.splitlines():
+        if starts.search(line):
+            if cur is not None:
+                counts[0 if cur else 1] += 1
+            cur = False
+        elif cur is not None and is_ours(line):
+            cur = True
+    if cur is not None:
+        counts[0 if cur else 1] += 1
+    return counts
+
+rows = []
+for line in open(log):
+    t = json.loads(line)
+    text = (t.get("stdout") or "") + (t.get("stderr") or "")
+    rows.append((t["name"], t.get("result", "ERROR"), *reports(text), t.get("duration", 0)))
+w = max([len(r[0]) for r in rows] + [4])
+print(f"{'test':{w}}  {'result':7}  ours  other  seconds")
+for name, result, ours, other, secs in rows:
+    print(f"{name:{w}}  {result:7}  {ours:4}  {other:5}  {secs:7.1f}")
+PY
+exit $rc
