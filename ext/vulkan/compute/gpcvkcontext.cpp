@@ -7,6 +7,7 @@
 
 #include "gpcvkcontext.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 
 #include <utility>
@@ -208,9 +209,27 @@ get_shared_display (GstVulkanInstance * instance)
  * takes down with it what it collected from every element that used it
  * (fence cache, cached fences), and whatever is still alive after it is a
  * real leak. Elements still running hold references of their own. */
+/* Whether the Khronos validation layer is loaded in this process. It
+ * registers the destructors of its static state lazily, at the first use of
+ * each, so an instance or device made after release_shared_at_exit was
+ * registered gets layer state that is destroyed before the handler runs,
+ * and destroying our objects through the layer then crashes (layer
+ * 1.4.309). With the layer loaded, the process's objects are left to the
+ * end of the process instead (they are flagged MAY_BE_LEAKED). */
+static bool
+validation_layer_loaded (void)
+{
+  void *h = dlopen ("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NOLOAD);
+  if (h)
+    dlclose (h);
+  return h != NULL;
+}
+
 static void
 release_shared_at_exit (void)
 {
+  if (validation_layer_loaded ())
+    return;
   GstObject *drop[MAX_SHARED_DEVICES + 2] = {};
   {
     gpc::MutexGuard g (&shared_lock);
