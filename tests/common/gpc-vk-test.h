@@ -52,3 +52,9 @@ GstBuffer *gpc_vk_test_to_vulkan_buffers (GstVulkanDevice * device, GstBuffer * 
  * GStreamer and driver release). Timestamps and flags are copied. */
 GstBuffer *gpc_vk_test_to_vulkan_images (GstVulkanDevice * device, GstBuffer * sys,
     const GstVideoInfo * info);
+
+/* Whether this GStreamer's vulkanupload turns `format` in system memory into
+ * `feature` memory ("VulkanBuffer", "VulkanImage") on this device: 1.26's
+ * does not upload I420 or GRAY8 on lavapipe. Tests whose subject is not the
+ * upload itself then let our element upload instead. */
+bool gpc_vk_test_vulkanupload_can (const char *format, const char *feature);
