@@ -11,5 +11,6 @@
 static inline gboolean
 gpc_vk_check (VkResult res, GError ** error, const char *what)
 {
-  return gst_vulkan_error_to_g_error (res, error, what) >= 0;
+  /* `what` is a message, never a format: a '%' in it must stay text. */
+  return gst_vulkan_error_to_g_error (res, error, "%s", what) >= 0;
 }
