@@ -71,6 +71,12 @@ bind /dev/pts /dev/pts
 mkdir -p "$chroot_dir/tmp"
 mount -t tmpfs tmpfs "$chroot_dir/tmp"
 bind "$share" "$share"
+# The CUDA toolkit, where the host has one, so that the build inside
+# compiles cudaflacdec's kernels too (nvcc; see meson.build).
+if [ -d /usr/local/cuda ]; then
+  bind /usr/local/cuda /usr/local/cuda
+  mount -o remount,bind,ro "$chroot_dir/usr/local/cuda"
+fi
 cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf" 2> /dev/null || true
 
 [ $# -gt 0 ] || set -- tools/test.sh

@@ -10,8 +10,9 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-source .devkit/env.sh
-b=.devkit/build
+kit=${DEVKIT_DIR:-.devkit}  # .devkit-debian13: the GStreamer 1.26 kit
+source "$kit/env.sh"
+b=$kit/build
 # Logs go to a scratch folder; one archive of them lands in $OUT at the end
 # (a device call brings back at most 8 files).
 final=${OUT:-$root/device-out}

@@ -5,14 +5,15 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-source .devkit/env.sh
-build=${BUILD_DIR:-.devkit/build}
+kit=${DEVKIT_DIR:-.devkit}  # .devkit-debian13: the GStreamer 1.26 kit
+source "$kit/env.sh"
+build=${BUILD_DIR:-$kit/build}
 out=${OUT:-$root/device-out}
 mkdir -p "$out"
 what=${1:-all}
 export GST_PLUGIN_PATH="$root/$build/ext/vulkan:$root/$build/ext/cuda"
 # Vectors a run carries go in .devkit/vectors (the shared folder does not travel).
-vec="$root/shared/vectors"; [ -d "$root/.devkit/vectors" ] && vec="$root/.devkit/vectors"
+vec="$root/shared/vectors"; [ -d "$root/$kit/vectors" ] && vec="$root/$kit/vectors"
 export GPC_VECTORS_DIR="$vec" GPC_MEDIA_DIR="$root/tests/media" CK_DEFAULT_TIMEOUT=600
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$out/gpu.txt"
 status=0
