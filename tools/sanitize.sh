@@ -63,7 +63,9 @@ case "$mode" in
     export TSAN_OPTIONS="suppressions=$root/tests/common/tsan.supp history_size=4 second_deadlock_stack=1 exitcode=66"
     ;;
   address)
-    export ASAN_OPTIONS="detect_leaks=1:exitcode=66"
+    # Whole allocation stacks, so that suppressions can name the library
+    # that allocated (the fast unwinder stops at GLib's frames).
+    export ASAN_OPTIONS="detect_leaks=1:exitcode=66:fast_unwind_on_malloc=0:malloc_context_size=40"
     export LSAN_OPTIONS="suppressions=$root/tests/common/lsan.supp:print_suppressions=0"
     ;;
   undefined)
@@ -102,7 +104,8 @@ ours_re = re.compile(r"\((lib)?(gstgpucodecs|test-)|\s\.\./(ext|gst|tests|benchm
                      + re.escape(root))
 
 def is_ours(line):
-    return (frame.match(line) and ours_re.search(line) and " main " not in line
+    return (frame.match(line) and ours_re.search(line) and " in main " not in line
+            and " in _start " not in line
             and "tsan-glib.c" not in line and "/subprojects/" not in line)
 
 def reports(text):
