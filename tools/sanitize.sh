@@ -103,10 +103,36 @@ frame = re.compile(r"^\s*#\d+ ")
 ours_re = re.compile(r"\((lib)?(gstgpucodecs|test-)|\s\.\./(ext|gst|tests|benchmarks|examples)/|"
                      + re.escape(root))
 
-def is_ours(line):
-    return (frame.match(line) and ours_re.search(line) and " in main " not in line
-            and " in _start " not in line
-            and "tsan-glib.c" not in line and "/subprojects/" not in line)
+skip = re.compile(r"sanitizer|tsan_|asan_|tsan-glib\.c|/usr/include/c\+\+|\(lib(a|t|ub)san\.so")
+# The stacks that say where a report happened: an access (read, write,
+# atomic), a lock taken, a leaked allocation, an undefined operation. Stacks
+# of where a thread or mutex was created are context.
+site = re.compile(r"(read|write|Read|Write|Atomic|atomic|acquired|leak of|runtime error|"
+                  r"AddressSanitizer:|heap block)")
+
+def first_frame(stack):
+    for line in stack:
+        if not skip.search(line):
+            return line
+    return stack[0] if stack else ""
+
+def is_ours(frame_line):
+    return (ours_re.search(frame_line) and " in main " not in frame_line
+            and " in _start " not in frame_line and "/subprojects/" not in frame_line)
+
+def report_is_ours(lines):
+    """Whether the first frame outside the sanitizer of any site stack is ours."""
+    header, stack = "", []
+    def done():
+        return bool(stack) and bool(site.search(header)) and bool(is_ours(first_frame(stack)))
+    for line in lines:
+        if frame.match(line):
+            stack.append(line)
+            continue
+        if done():
+            return True
+        header, stack = line, []
+    return done()
 
 def reports(text):
     """(ours, elsewhere) sanitizer reports in a test's output."""
@@ -115,12 +141,12 @@ def reports(text):
     for line in text.splitlines():
         if starts.search(line):
             if cur is not None:
-                counts[0 if cur else 1] += 1
-            cur = False
-        elif cur is not None and is_ours(line):
-            cur = True
+                counts[0 if report_is_ours(cur) else 1] += 1
+            cur = [line]
+        elif cur is not None:
+            cur.append(line)
     if cur is not None:
-        counts[0 if cur else 1] += 1
+        counts[0 if report_is_ours(cur) else 1] += 1
     return counts
 
 rows = []
