@@ -19,6 +19,9 @@ extern "C" {
 #include <vector>
 
 #include "gpc-test.h"
+#include "gpcvkbuffer.h"
+#include "gpcvkcontext.h"
+#include "gpcvkexec.h"
 
 /* The validation layer reports to a log file of this process, configured
  * through the layer's own settings file (VK_LAYER_SETTINGS_PATH, read at
@@ -56,14 +59,6 @@ use_own_log (void)
       "khronos_validation.validate_gpu_based = GPU_BASED_NONE\n", log_path.c_str ());
   fclose (f);
   g_setenv ("VK_LAYER_SETTINGS_PATH", settings_path.c_str (), TRUE);
-}
-
-/* gst-check runs each test in a child process by default: each child logs
- * to a file of its own. */
-static void
-forked_child (void)
-{
-  use_own_log ();
 }
 
 static void
@@ -121,7 +116,9 @@ gpc_vk_test_init (void)
   static bool registered;
   if (!registered) {
     registered = true;
-    pthread_atfork (NULL, NULL, forked_child);
+    /* gst-check runs each test in a child process by default: each child
+     * logs to a file of its own. */
+    pthread_atfork (NULL, NULL, use_own_log);
     atexit (remove_log_at_exit);
   }
   /* The probe runs without the validation layer: gst-check forks each test
@@ -190,6 +187,32 @@ gpc_vk_test_main (int *argc, char ***argv, const char *name,
   return gst_check_run_suite (gpc_test::check_suite (name, tests, timeout_s), name, name);
 }
 
+GpcVkTestDevice::GpcVkTestDevice ()
+{
+  instance = gst_vulkan_instance_new ();
+  fail_unless (gst_vulkan_instance_open (instance, NULL));
+  device = gst_vulkan_device_new_with_index (instance, 0);
+  fail_unless (gst_vulkan_device_open (device, NULL));
+  queue = gpc_vk_device_compute_queue (device);
+  fail_unless (queue != NULL);
+  exec = gpc::VkExec::create (queue, NULL);
+  fail_unless (exec != NULL);
+}
+
+GpcVkTestDevice::~GpcVkTestDevice ()
+{
+  delete exec;
+  gst_object_unref (queue);
+  gst_object_unref (device);
+  gst_object_unref (instance);
+}
+
+void
+GpcVkTestDevice::share_with (GstElement * element)
+{
+  gpc_vk_element_set_device (element, instance, device);
+}
+
 GstVulkanDevice *
 gpc_vk_test_device_of (GstElement * element)
 {
@@ -249,24 +272,13 @@ image_format_for (guint pixel_stride)
 }
 
 GstBuffer *
-gpc_vk_test_to_vulkan_images (GstVulkanDevice * device, GstBuffer * sys, const GstVideoInfo * info)
+gpc_vk_test_to_vulkan_images (gpc::VkExec * exec, GstBuffer * sys, const GstVideoInfo * info)
 {
   GstVideoFrame f;
   fail_unless (gst_video_frame_map (&f, info, sys, GST_MAP_READ));
-  GstVulkanQueue *queue = gst_vulkan_device_get_queue (device, 0, 0);
-  fail_unless (queue != NULL);
-  GstVulkanCommandPool *pool = gst_vulkan_queue_create_command_pool (queue, NULL);
-  fail_unless (pool != NULL);
-  GstVulkanCommandBuffer *cmd = gst_vulkan_command_pool_create (pool, NULL);
-  fail_unless (cmd != NULL);
-  VkCommandBufferBeginInfo bi = {};
-  bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  gst_vulkan_command_buffer_lock (cmd);
-  fail_unless (vkBeginCommandBuffer (cmd->cmd, &bi) == VK_SUCCESS);
-
+  GstVulkanDevice *device = exec->device ();
   GstBuffer *out = gst_buffer_new ();
-  std::vector<GstMemory *> staging;
+  fail_unless (exec->begin (NULL));
   for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
     gint comp[GST_VIDEO_MAX_COMPONENTS];
     gst_video_format_info_component (info->finfo, p, comp);
@@ -278,63 +290,35 @@ gpc_vk_test_to_vulkan_images (GstVulkanDevice * device, GstBuffer * sys, const G
         VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
             VK_IMAGE_USAGE_SAMPLED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     fail_unless (img != NULL);
-    GstMemory *buf = gst_vulkan_buffer_memory_alloc (device, (gsize) w * h * texel,
-        VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    GstMemory *staging = gpc::vk_storage_alloc (device, (gsize) w * h * texel, true, NULL);
+    fail_unless (staging != NULL);
     GstMapInfo map;
-    fail_unless (gst_memory_map (buf, &map, GST_MAP_WRITE));
+    fail_unless (gst_memory_map (staging, &map, GST_MAP_WRITE));
     for (guint y = 0; y < h; y++)
       memcpy (map.data + (gsize) y * w * texel,
           (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p) +
               (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), (gsize) w * texel);
-    gst_memory_unmap (buf, &map);
-
+    gst_memory_unmap (staging, &map);
     GstVulkanImageMemory *im = (GstVulkanImageMemory *) img;
-    VkImageMemoryBarrier b = {};
-    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.oldLayout = im->barrier.image_layout;
-    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = im->image;
-    b.subresourceRange = im->barrier.subresource_range;
-    vkCmdPipelineBarrier (cmd->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    exec->barrier (im, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    exec->barrier ((GstVulkanBufferMemory *) staging, VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_ACCESS_TRANSFER_READ_BIT);
     VkBufferImageCopy region = {};
     region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
     region.imageSubresource.layerCount = 1;
     region.imageExtent = { w, h, 1 };
-    vkCmdCopyBufferToImage (cmd->cmd, ((GstVulkanBufferMemory *) buf)->buffer, im->image,
+    vkCmdCopyBufferToImage (exec->cmd (), ((GstVulkanBufferMemory *) staging)->buffer, im->image,
         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    /* The state the next user's barrier starts from. The submission below
-     * has completed before the buffer is returned: no queue is recorded,
-     * so no release/acquire between queues is implied either. */
-    im->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    im->barrier.parent.access_flags = VK_ACCESS_TRANSFER_WRITE_BIT;
-    im->barrier.image_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    exec->keep (GST_MINI_OBJECT_CAST (staging));
+    gst_memory_unref (staging);
     gst_buffer_append_memory (out, img);
-    staging.push_back (buf);
   }
-  fail_unless (vkEndCommandBuffer (cmd->cmd) == VK_SUCCESS);
-  gst_vulkan_command_buffer_unlock (cmd);
-  GstVulkanFence *fence = gst_vulkan_fence_new (device, NULL);
+  GstVulkanFence *fence = exec->submit (NULL);
   fail_unless (fence != NULL);
-  VkSubmitInfo si = {};
-  si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cmd->cmd;
-  gst_vulkan_queue_submit_lock (queue);
-  fail_unless (vkQueueSubmit (queue->queue, 1, &si, GST_VULKAN_FENCE_FENCE (fence)) == VK_SUCCESS);
-  gst_vulkan_queue_submit_unlock (queue);
-  VkFence vf = GST_VULKAN_FENCE_FENCE (fence);
-  fail_unless (vkWaitForFences (device->device, 1, &vf, VK_TRUE, G_GUINT64_CONSTANT (10000000000))
-      == VK_SUCCESS);
+  /* Not waited for: the element orders itself after the copy through the
+   * images' barrier state, on the same queue. */
   gst_vulkan_fence_unref (fence);
-  for (GstMemory *m : staging)
-    gst_memory_unref (m);
-  gst_vulkan_command_buffer_unref (cmd);
-  gst_object_unref (pool);
-  gst_object_unref (queue);
   gst_video_frame_unmap (&f);
   gst_buffer_copy_into (out, sys, GST_BUFFER_COPY_METADATA, 0, -1);
   return out;

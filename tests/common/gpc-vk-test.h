@@ -13,6 +13,11 @@
 #include <gst/video/video.h>
 
 typedef struct _GstVulkanDevice GstVulkanDevice;
+typedef struct _GstVulkanInstance GstVulkanInstance;
+typedef struct _GstVulkanQueue GstVulkanQueue;
+namespace gpc {
+class VkExec;
+}
 
 /* Call once after gst_check_init(): checks for a device (else skips) and
  * starts watching for validation errors. */
@@ -34,6 +39,23 @@ int gpc_vk_test_tolerated (void);
 int gpc_vk_test_main (int *argc, char ***argv, const char *name,
     std::initializer_list<gpc_test::CheckTest> tests, int timeout_s = 0);
 
+/* A device of the test's own, handed to elements through GstContext as an
+ * application would, with the compute queue every element of ours takes on
+ * it and a VkExec there: buffers made here are the elements' buffers, and
+ * work submitted on `exec` is ordered before theirs. */
+struct GpcVkTestDevice {
+  GstVulkanInstance *instance;
+  GstVulkanDevice *device;
+  GstVulkanQueue *queue;
+  gpc::VkExec *exec;
+
+  GpcVkTestDevice ();
+  ~GpcVkTestDevice ();
+  GpcVkTestDevice (const GpcVkTestDevice &) = delete;
+  GpcVkTestDevice &operator= (const GpcVkTestDevice &) = delete;
+  void share_with (GstElement * element);
+};
+
 /* The device `element` answers a gst.vulkan.device context query with (a
  * new reference), or NULL. */
 GstVulkanDevice *gpc_vk_test_device_of (GstElement * element);
@@ -47,10 +69,13 @@ GstBuffer *gpc_vk_test_to_vulkan_buffers (GstVulkanDevice * device, GstBuffer * 
     const GstVideoInfo * info, bool storage, bool skew);
 
 /* The picture of `sys` (8-bit planes) in one Vulkan image per plane (R8, or
- * R8G8 for interleaved chroma), as vulkanupload lays out formats, made
- * without vulkanupload (which cannot upload every format on every
- * GStreamer and driver release). Timestamps and flags are copied. */
-GstBuffer *gpc_vk_test_to_vulkan_images (GstVulkanDevice * device, GstBuffer * sys,
+ * R8G8 for interleaved chroma), as vulkanupload lays out 8-bit formats, made
+ * without vulkanupload (which cannot upload every format on every GStreamer
+ * and driver release): filled from staging buffers by a submission on
+ * `exec` that is not waited for, since an element on the same queue orders
+ * itself after it through the images' barrier state. Timestamps, flags and
+ * metas are copied; `sys` is not taken. */
+GstBuffer *gpc_vk_test_to_vulkan_images (gpc::VkExec * exec, GstBuffer * sys,
     const GstVideoInfo * info);
 
 /* Whether this GStreamer's vulkanupload turns `format` in system memory into

@@ -47,8 +47,6 @@ namespace {
 
 const char *kUpstreamVuid = "VUID-VkAttachmentDescription-format-06699";
 
-
-
 /* Runs the pipeline to EOS; returns false (after printing why) when
  * vulkansink could not open its window. Under Xvfb, xcb_connect() fails now
  * and then when a client connects right after another disconnected (1 in 6

@@ -141,86 +141,7 @@ check_output (GstBuffer *out, const Case &c, const char *path, bool bgra)
 }
 
 /* The process's test device, handed to elements as an application would. */
-struct Device {
-  GstVulkanInstance *instance;
-  GstVulkanDevice *device;
-  GstVulkanQueue *queue;
-  gpc::VkExec *exec;
-  Device ()
-  {
-    instance = gst_vulkan_instance_new ();
-    fail_unless (gst_vulkan_instance_open (instance, NULL));
-    device = gst_vulkan_device_new_with_index (instance, 0);
-    fail_unless (gst_vulkan_device_open (device, NULL));
-    queue = gpc_vk_device_compute_queue (device);
-    fail_unless (queue != NULL);
-    exec = gpc::VkExec::create (queue, NULL);
-    fail_unless (exec != NULL);
-  }
-  ~Device ()
-  {
-    delete exec;
-    gst_object_unref (queue);
-    gst_object_unref (device);
-    gst_object_unref (instance);
-  }
-  void share_with (GstElement *e) { gpc_vk_element_set_device (e, instance, device); }
-
-  /* One host-visible Vulkan buffer per plane: storage buffers at 4-byte
-   * aligned offsets (bound in place), else transfer-only or skewed by 2
-   * bytes (copied on the GPU). */
-  GstBuffer *to_buffers (GstBuffer *sys, const GstVideoInfo &info, bool storage, bool skew)
-  {
-    return gpc_vk_test_to_vulkan_buffers (device, sys, &info, storage, skew);
-  }
-
-  /* One R8 Vulkan image per plane (vulkanupload's layout for 8-bit
-   * formats), filled on the GPU from a staging buffer. */
-  GstBuffer *to_images (GstBuffer *sys, const GstVideoInfo &info)
-  {
-    GstVideoFrame f;
-    fail_unless (gst_video_frame_map (&f, &info, sys, GST_MAP_READ));
-    GstBuffer *out = gst_buffer_new ();
-    fail_unless (exec->begin (NULL));
-    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
-      const guint w = GST_VIDEO_FRAME_COMP_WIDTH (&f, p), h = GST_VIDEO_FRAME_COMP_HEIGHT (&f, p);
-      GstMemory *img = gst_vulkan_image_memory_alloc (device, VK_FORMAT_R8_UNORM, w, h,
-          VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-          VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
-          VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-      fail_unless (img != NULL);
-      GstMemory *staging = gpc::vk_storage_alloc (device, (gsize) w * h, true, NULL);
-      fail_unless (staging != NULL);
-      GstMapInfo map;
-      fail_unless (gst_memory_map (staging, &map, GST_MAP_WRITE));
-      for (guint y = 0; y < h; y++)
-        memcpy (map.data + (gsize) y * w, (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&f, p) +
-            (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), w);
-      gst_memory_unmap (staging, &map);
-      GstVulkanImageMemory *im = (GstVulkanImageMemory *) img;
-      exec->barrier (im, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-          VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-      exec->barrier ((GstVulkanBufferMemory *) staging, VK_PIPELINE_STAGE_TRANSFER_BIT,
-          VK_ACCESS_TRANSFER_READ_BIT);
-      VkBufferImageCopy region = {};
-      region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-      region.imageSubresource.layerCount = 1;
-      region.imageExtent = { w, h, 1 };
-      vkCmdCopyBufferToImage (exec->cmd (), ((GstVulkanBufferMemory *) staging)->buffer,
-          im->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-      exec->keep (GST_MINI_OBJECT_CAST (staging));
-      gst_memory_unref (staging);
-      gst_buffer_append_memory (out, img);
-    }
-    GstVulkanFence *fence = exec->submit (NULL);
-    fail_unless (fence != NULL);
-    /* Not waited for: the element orders itself after the copy through
-     * the images' barrier state, on the same queue. */
-    gst_vulkan_fence_unref (fence);
-    gst_video_frame_unmap (&f);
-    return out;
-  }
-};
+typedef GpcVkTestDevice Device;
 
 typedef GstBuffer *(*Convert) (Device *, const Case &);
 
@@ -348,25 +269,25 @@ GST_END_TEST;
 static GstBuffer *
 storage_buffers (Device *d, const Case &c)
 {
-  return d->to_buffers (c.in, c.info, true, false);
+  return gpc_vk_test_to_vulkan_buffers (d->device, c.in, &c.info, true, false);
 }
 
 static GstBuffer *
 transfer_buffers (Device *d, const Case &c)
 {
-  return d->to_buffers (c.in, c.info, false, false);
+  return gpc_vk_test_to_vulkan_buffers (d->device, c.in, &c.info, false, false);
 }
 
 static GstBuffer *
 skewed_buffers (Device *d, const Case &c)
 {
-  return d->to_buffers (c.in, c.info, true, true);
+  return gpc_vk_test_to_vulkan_buffers (d->device, c.in, &c.info, true, true);
 }
 
 static GstBuffer *
 images (Device *d, const Case &c)
 {
-  return d->to_images (c.in, c.info);
+  return gpc_vk_test_to_vulkan_images (d->exec, c.in, &c.info);
 }
 
 /* Vulkan buffers in: storage buffers bound in place, other buffers and

@@ -314,53 +314,12 @@ namespace {
 
 /* A device of the test's own, handed to the element through GstContext
  * (as an application would), so that buffers made here are its buffers. */
-struct SharedDevice {
-  GstVulkanInstance *instance;
-  GstVulkanDevice *device;
-  SharedDevice () {
-    instance = gst_vulkan_instance_new ();
-    fail_unless (gst_vulkan_instance_open (instance, NULL));
-    device = gst_vulkan_device_new_with_index (instance, 0);
-    fail_unless (gst_vulkan_device_open (device, NULL));
-  }
-  ~SharedDevice () {
-    gst_object_unref (device);
-    gst_object_unref (instance);
-  }
-  void share_with (GstElement *e) { gpc_vk_element_set_device (e, instance, device); }
+struct SharedDevice : GpcVkTestDevice {
   /* One host-visible Vulkan buffer per plane, as GStreamer lays them out;
    * with `storage` the element binds them directly, else it copies. */
   GstBuffer *upload (GstBuffer *sys, const GstVideoInfo &info, bool storage) {
-    GstVideoFrame f;
-    fail_unless (gst_video_frame_map (&f, &info, sys, GST_MAP_READ));
-    GstBuffer *out = gst_buffer_new ();
-    gsize offset[GST_VIDEO_MAX_PLANES] = { 0 }, total = 0;
-    gint stride[GST_VIDEO_MAX_PLANES] = { 0 };
-    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
-      gsize size = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&f, p) *
-          GST_VIDEO_FRAME_COMP_HEIGHT (&f, p);
-      /* Components of a plane share one height; comp index p works for
-       * planar and semi-planar formats alike except packed-chroma NVxx,
-       * where plane 1 holds comp 1. */
-      VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-      if (storage)
-        usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-      GstMemory *mem = gst_vulkan_buffer_memory_alloc (device, size, usage,
-          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-      GstMapInfo map;
-      fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
-      memcpy (map.data, GST_VIDEO_FRAME_PLANE_DATA (&f, p), size);
-      gst_memory_unmap (mem, &map);
-      gst_buffer_append_memory (out, mem);
-      offset[p] = total;
-      stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&f, p);
-      total += size;
-    }
-    gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT (&info),
-        GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
-        GST_VIDEO_INFO_N_PLANES (&info), offset, stride);
+    GstBuffer *out = gpc_vk_test_to_vulkan_buffers (device, sys, &info, storage, false);
     GST_BUFFER_PTS (out) = GST_BUFFER_PTS (sys);
-    gst_video_frame_unmap (&f);
     gst_buffer_unref (sys);
     return out;
   }
@@ -415,7 +374,7 @@ GST_START_TEST (vulkan_image_input)
     run_case (h, f, {{64, 36}, {(unsigned) rng.range (3, 200), (unsigned) rng.range (3, 200)}},
         GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, rng, 3, false,
         [&] (GstBuffer *b, const GstVideoInfo &info) {
-          GstBuffer *images = gpc_vk_test_to_vulkan_images (dev.device, b, &info);
+          GstBuffer *images = gpc_vk_test_to_vulkan_images (dev.exec, b, &info);
           gst_buffer_unref (b);
           return images;
         });

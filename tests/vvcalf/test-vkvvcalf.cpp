@@ -500,29 +500,7 @@ namespace {
 
 /* A device of the test's own, handed to the element through GstContext, so
  * that buffers made here are the element's buffers. */
-struct SharedDevice {
-  GstVulkanInstance *instance;
-  GstVulkanDevice *device;
-  SharedDevice () {
-    instance = gst_vulkan_instance_new ();
-    fail_unless (gst_vulkan_instance_open (instance, NULL));
-    device = gst_vulkan_device_new_with_index (instance, 0);
-    fail_unless (gst_vulkan_device_open (device, NULL));
-  }
-  ~SharedDevice () {
-    gst_object_unref (device);
-    gst_object_unref (instance);
-  }
-  void share_with (GstElement *e) {
-    GstContext *c = gst_context_new (GST_VULKAN_INSTANCE_CONTEXT_TYPE_STR, TRUE);
-    gst_context_set_vulkan_instance (c, instance);
-    gst_element_set_context (e, c);
-    gst_context_unref (c);
-    c = gst_context_new (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR, TRUE);
-    gst_context_set_vulkan_device (c, device);
-    gst_element_set_context (e, c);
-    gst_context_unref (c);
-  }
+struct SharedDevice : GpcVkTestDevice {
   /* One host-visible Vulkan buffer per plane; with @storage the element
    * binds them directly, else it copies. @skew offsets each plane by 2
    * bytes inside its buffer (forces the copy path). */
@@ -624,7 +602,7 @@ GST_START_TEST (vulkan_images)
     GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
     run_cases (h, cases, GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, NULL,
         [&] (GstBuffer *b, const GstVideoInfo &info) {
-          GstBuffer *images = gpc_vk_test_to_vulkan_images (dev.device, b, &info);
+          GstBuffer *images = gpc_vk_test_to_vulkan_images (dev.exec, b, &info);
           gst_buffer_unref (b);
           return images;
         });
