@@ -204,11 +204,6 @@ get_shared_display (GstVulkanInstance * instance)
   return d ? d : publish_shared (&shared_display, new_running_display (instance));
 }
 
-/* Drops the process's references at exit, before gst-check's and the leaks
- * tracer's own exit handlers (registered earlier, so run later): the device
- * takes down with it what it collected from every element that used it
- * (fence cache, cached fences), and whatever is still alive after it is a
- * real leak. Elements still running hold references of their own. */
 /* Whether the Khronos validation layer is loaded in this process. It
  * registers the destructors of its static state lazily, at the first use of
  * each, so an instance or device made after release_shared_at_exit was
@@ -225,6 +220,11 @@ validation_layer_loaded (void)
   return h != NULL;
 }
 
+/* Drops the process's references at exit, before gst-check's and the leaks
+ * tracer's own exit handlers (registered earlier, so run later): the device
+ * takes down with it what it collected from every element that used it
+ * (fence cache, cached fences), and whatever is still alive after it is a
+ * real leak. Elements still running hold references of their own. */
 static void
 release_shared_at_exit (void)
 {

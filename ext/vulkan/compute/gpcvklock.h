@@ -18,8 +18,6 @@ class MutexGuard {
   MutexGuard (const MutexGuard &) = delete;
   MutexGuard &operator= (const MutexGuard &) = delete;
 
-  GMutex *mutex () const { return m_; }
-
  private:
   GMutex *m_;
 };
