@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkcompat.h"
 #include "compute/gpcvkcontext.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkplane.h"
@@ -117,9 +118,13 @@ public:
   void trim ()
   {
     /* Memories still held elsewhere leave the cache: their last holder
-     * frees them. */
-    for (GstMemory * m : all_)
+     * frees them. Downstream's last use of each must be over first
+     * (gpcvkcompat.h). */
+    for (GstMemory * m : all_) {
+      if (!gpc::image_wait_unused ((GstVulkanImageMemory *) m, 10 * GST_SECOND))
+        GST_WARNING ("an image was still in use downstream after 10 s");
       gst_memory_unref (m);
+    }
     all_.clear ();
   }
   size_t size () const { return all_.size (); }

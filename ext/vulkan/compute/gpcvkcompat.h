@@ -45,6 +45,46 @@ barrier_set (GstVulkanBarrierMemoryInfo *b, VkPipelineStageFlags stage, VkAccess
   barrier_set_queue (b, queue);
 }
 
+/* Waits until the work that GStreamer's own elements queued on an image is
+ * finished with it, before its last reference is dropped. Since 1.24 an
+ * image memory carries a timeline semaphore in its barrier state, which
+ * GstVulkanOperation (1.26's vulkandownload, vulkancolorconvert, ...)
+ * signals on every submission that uses the image; freeing the image
+ * destroys that semaphore. A fence waited on for the same submission is no
+ * proof that the driver is done with the semaphore: Mesa's emulated
+ * timelines (lavapipe) record the signalled point on the submit thread after
+ * the work, and so the fence, has completed, so an image freed right after
+ * vulkandownload returned made that thread write to a destroyed semaphore.
+ * Waiting for the recorded value closes that window. 1.22 has no semaphore:
+ * nothing to wait for. Returns false on a timeout or error. */
+inline bool
+image_wait_unused (GstVulkanImageMemory *img, guint64 timeout_ns)
+{
+#if GST_CHECK_VERSION(1, 24, 0)
+  const GstVulkanBarrierMemoryInfo *b = &img->barrier.parent;
+  if (b->semaphore == VK_NULL_HANDLE || b->semaphore_value == 0)
+    return true;
+  GstVulkanDevice *device = img->device;
+  auto wait = (PFN_vkWaitSemaphores) gst_vulkan_device_get_proc_address (device,
+      "vkWaitSemaphores");
+  if (!wait)
+    wait = (PFN_vkWaitSemaphores) gst_vulkan_device_get_proc_address (device,
+        "vkWaitSemaphoresKHR");
+  if (!wait)
+    return false;
+  VkSemaphoreWaitInfo info = {};
+  info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO;
+  info.semaphoreCount = 1;
+  info.pSemaphores = &b->semaphore;
+  info.pValues = &b->semaphore_value;
+  return wait (device->device, &info, timeout_ns) == VK_SUCCESS;
+#else
+  (void) img;
+  (void) timeout_ns;
+  return true;
+#endif
+}
+
 /* The device's instance-level handlers of the "create-device" signal take
  * (instance, device_index, user_data) since 1.26 and (instance, user_data)
  * before: applications and tests connect through this type. */
