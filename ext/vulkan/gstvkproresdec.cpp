@@ -53,6 +53,7 @@
 #include "vkproreskernel.h"
 #include "gpc-parallel-copy.h"
 #include "vkproresoutput.h"
+#include "vkproresprobe.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_prores_dec_debug);
 #define GST_CAT_DEFAULT gst_vk_prores_dec_debug
@@ -171,6 +172,7 @@ struct _GstVkProResDec
   IdctArith idct;
 
   GpcVkContext vk;
+  gboolean opening;             /* in NULL -> READY: errors become warnings */
   gpc::VkExec *exec;
   gpc::VkProResKernel *kernel;
   gpc::VkBufferCache *device_cache;
@@ -204,8 +206,37 @@ struct _GstVkProResDec
 
 #define gst_vk_prores_dec_parent_class parent_class
 G_DEFINE_TYPE (GstVkProResDec, gst_vk_prores_dec, GST_TYPE_VIDEO_DECODER);
-GST_ELEMENT_REGISTER_DEFINE (vkproresdec, "vkproresdec", GST_RANK_NONE,
-    GST_TYPE_VK_PRORES_DEC);
+
+static void
+init_debug (void)
+{
+  GST_DEBUG_CATEGORY_INIT (gst_vk_prores_dec_debug, "vkproresdec", 0,
+      "ProRes decoder on Vulkan");
+}
+
+/* Autoplugged above avdec_prores only on a GPU that runs the kernels
+ * (vkproresprobe.h); GST_PLUGIN_FEATURE_RANK=vkproresdec:MAX forces it. */
+static gboolean
+register_vkproresdec (GstPlugin * plugin)
+{
+  init_debug ();
+  gpc::prores_add_probe_dependencies (plugin);
+  /* A plugin loaded for use after a registry scan keeps the rank the scan
+   * found: probing again would only open another Vulkan instance. */
+  GstPluginFeature *known = gst_registry_lookup_feature (gst_registry_get (), "vkproresdec");
+  GstRank rank;
+  if (known) {
+    rank = (GstRank) gst_plugin_feature_get_rank (known);
+    gst_object_unref (known);
+  } else {
+    std::string why;
+    rank = gpc::prores_probe_rank (&why);
+    GST_INFO ("rank %d: %s", (int) rank, why.c_str ());
+  }
+  return gst_element_register (plugin, "vkproresdec", rank, GST_TYPE_VK_PRORES_DEC);
+}
+
+GST_ELEMENT_REGISTER_DEFINE_CUSTOM (vkproresdec, register_vkproresdec);
 
 #define OUT_FORMATS "{ I422_10LE, Y444_10LE, I422_12LE, Y444_12LE, A422_10LE, A444_10LE, AYUV64 }"
 
@@ -1072,6 +1103,49 @@ gst_vk_prores_dec_sink_query (GstVideoDecoder * dec, GstQuery * query)
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* The device is found at NULL -> READY: decodebin and decodebin3 try the
+ * next decoder (avdec_prores) when an element fails there, so a device
+ * that went away, or one that cannot run the kernels, falls back cleanly. */
+static gboolean
+gst_vk_prores_dec_open (GstVideoDecoder * dec)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  gboolean ok = gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk);
+  if (ok) {
+    const GstVulkanPhysicalDevice *pd = self->vk.device->physical_device;
+    std::string why;
+    ok = gpc::prores_device_can_decode (pd->properties, pd->queue_family_props,
+        pd->n_queue_families, &why);
+    if (!ok)
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("The Vulkan device cannot run the ProRes decoder"), ("%s: %s",
+              pd->properties.deviceName, why.c_str ()));
+  }
+  return ok;
+}
+
+/* What fails in NULL -> READY (open() and the base class's report of it)
+ * is told as a warning: the failed state change is the error. decodebin and 1.26's decodebin3 drop the errors of a decoder
+ * they then replace, but 1.22's decodebin3 passes them on to the
+ * application, which would stop the pipeline that avdec_prores is about to
+ * play. */
+static gboolean
+gst_vk_prores_dec_post_message (GstElement * element, GstMessage * message)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (element);
+  if (self->opening && GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (message, &err, &dbg);
+    GstMessage *warning = gst_message_new_warning (GST_MESSAGE_SRC (message), err, dbg);
+    g_error_free (err);
+    g_free (dbg);
+    gst_message_unref (message);
+    message = warning;
+  }
+  return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
+}
+
 static gboolean
 gst_vk_prores_dec_start (GstVideoDecoder * dec)
 {
@@ -1168,8 +1242,10 @@ static GstStateChangeReturn
 gst_vk_prores_dec_change_state (GstElement * element, GstStateChange transition)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (element);
+  self->opening = transition == GST_STATE_CHANGE_NULL_TO_READY;
   GstStateChangeReturn ret =
       GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  self->opening = FALSE;
   if (transition == GST_STATE_CHANGE_READY_TO_NULL)
     gpc_vk_context_clear (&self->vk);
   return ret;
@@ -1276,8 +1352,7 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
   const GParamFlags rw = (GParamFlags) (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
 
-  GST_DEBUG_CATEGORY_INIT (gst_vk_prores_dec_debug, "vkproresdec", 0,
-      "ProRes decoder on Vulkan");
+  init_debug ();
 
   gobject_class->set_property = gst_vk_prores_dec_set_property;
   gobject_class->get_property = gst_vk_prores_dec_get_property;
@@ -1315,9 +1390,11 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
       "with FFmpeg's software decoder", "gst-gpucodecs developers");
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_set_context);
+  element_class->post_message = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_post_message);
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_vk_prores_dec_change_state);
 
+  dec_class->open = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_open);
   dec_class->start = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_start);
   dec_class->stop = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_stop);
   dec_class->set_format = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_set_format);

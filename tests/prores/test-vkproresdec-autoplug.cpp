@@ -1,0 +1,345 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * vkproresdec in autoplugging bins: its rank follows the device (above
+ * avdec_prores on a GPU, NONE on lavapipe or without a Vulkan driver),
+ * decodebin, decodebin3 and playbin take the decoder the ranks say and play
+ * every frame, a forced vkproresdec whose device is gone falls back to
+ * avdec_prores, and whatever decoder they take, the pictures are
+ * avdec_prores's, sample for sample. The registry's cached rank is decided
+ * again when the Vulkan driver changes.
+ *
+ * meson runs it in four environments: as it is (lavapipe here), with the
+ * rank forced (GST_PLUGIN_FEATURE_RANK=vkproresdec:MAX), without a Vulkan
+ * driver (VK_DRIVER_FILES naming a file that does not exist) and without
+ * one but forced; GPC_TEST_NO_VULKAN=1 tells this program the last two.
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <glib/gstdio.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "compute/gpcvk.h"
+
+#include "gpc-check.h"
+#include "gpc-test.h"
+#include "gpc-vk-test.h"
+
+static bool g_no_vulkan;
+
+/* 4:2:2 files: avdec_prores decodes 4444 at 10 bits (gst-libav gives
+ * FFmpeg no FourCC to take 12 from), vkproresdec at FFmpeg's 12. */
+static const char *const kFiles[] = { "aw_hq_336x200.mov", "ks_standard_bff_346x202.mov",
+  "aw_proxy_336x200.mov", "ks_lt_1282x722.mov" };
+
+static std::string media (const char *name)
+{
+  return gpc_test::media_dir () + "/prores/" + name;
+}
+
+static int rank_of (const char *name)
+{
+  GstPluginFeature *f = gst_registry_lookup_feature (gst_registry_get (), name);
+  if (!f)
+    return -1;
+  int r = (int) gst_plugin_feature_get_rank (f);
+  gst_object_unref (f);
+  return r;
+}
+
+/* The decoder an autoplugging bin must end up with here. */
+static const char *expected_decoder ()
+{
+  if (g_no_vulkan)
+    return "avdec_prores";
+  return rank_of ("vkproresdec") > rank_of ("avdec_prores") ? "vkproresdec" : "avdec_prores";
+}
+
+namespace {
+
+struct Run {
+  std::vector<GstSample *> samples;
+  std::vector<std::string> tried;  /* video decoders the bins created, in order */
+  std::string used;                /* the one left in the pipeline at EOS */
+  ~Run () {
+    for (GstSample *s : samples)
+      gst_sample_unref (s);
+  }
+};
+
+} // namespace
+
+static bool is_video_decoder (GstElement *e)
+{
+  GstElementFactory *f = gst_element_get_factory (e);
+  const char *klass = f ? gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_KLASS) : nullptr;
+  return klass && strstr (klass, "Decoder") && strstr (klass, "Video");
+}
+
+static void on_deep_element_added (GstBin *, GstBin *, GstElement *e, gpointer data)
+{
+  if (is_video_decoder (e))
+    ((Run *) data)->tried.push_back (GST_OBJECT_NAME (gst_element_get_factory (e)));
+}
+
+static GstFlowReturn on_new_sample (GstElement *sink, gpointer data)
+{
+  GstSample *s = nullptr;
+  g_signal_emit_by_name (sink, "pull-sample", &s);
+  if (s)
+    ((Run *) data)->samples.push_back (s);
+  return GST_FLOW_OK;
+}
+
+/* Plays `desc` (its appsink named "out", or playbin whose video-sink is
+ * made here) to EOS; fails on an error message. */
+static void play (const std::string &desc, Run *run, bool playbin = false)
+{
+  GError *err = nullptr;
+  GstElement *pipe = gst_parse_launch (desc.c_str (), &err);
+  fail_unless (pipe != nullptr, "%s: %s", desc.c_str (), err ? err->message : "?");
+  g_clear_error (&err);
+  GstElement *sink;
+  if (playbin) {
+    sink = gst_element_factory_make ("appsink", "out");
+    fail_unless (sink != nullptr);
+    g_object_set (pipe, "video-sink", gst_object_ref (sink), NULL);
+    GstElement *fake = gst_element_factory_make ("fakesink", nullptr);
+    g_object_set (pipe, "audio-sink", fake, NULL);
+  } else {
+    sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+    fail_unless (sink != nullptr);
+  }
+  g_object_set (sink, "emit-signals", TRUE, "sync", FALSE, NULL);
+  g_signal_connect (sink, "new-sample", G_CALLBACK (on_new_sample), run);
+  g_signal_connect (pipe, "deep-element-added", G_CALLBACK (on_deep_element_added), run);
+
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE,
+      "%s: does not start", desc.c_str ());
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  fail_unless (msg != nullptr, "%s: timed out", desc.c_str ());
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gchar *dbg = nullptr;
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("%s: %s (%s)", desc.c_str (), err->message, dbg ? dbg : "");
+  }
+  gst_message_unref (msg);
+
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipe));
+  GValue v = G_VALUE_INIT;
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = (GstElement *) g_value_get_object (&v);
+    if (is_video_decoder (e))
+      run->used = GST_OBJECT_NAME (gst_element_get_factory (e));
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  if (!g_no_vulkan)
+    gpc_vk_test_check_validation ();
+}
+
+/* The same pictures, sample for sample, as avdec_prores's. */
+static void check_same_frames (const char *file, const Run &got, const Run &ref)
+{
+  fail_unless_equals_int ((int) got.samples.size (), (int) ref.samples.size ());
+  fail_unless (!ref.samples.empty (), "%s: no frames", file);
+  for (size_t i = 0; i < got.samples.size (); i++) {
+    GstVideoInfo a, b;
+    fail_unless (gst_video_info_from_caps (&a, gst_sample_get_caps (got.samples[i])));
+    fail_unless (gst_video_info_from_caps (&b, gst_sample_get_caps (ref.samples[i])));
+    fail_unless (GST_VIDEO_INFO_FORMAT (&a) == GST_VIDEO_INFO_FORMAT (&b),
+        "%s frame %zu: %s, avdec_prores %s", file, i,
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&a)),
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&b)));
+    fail_unless (a.width == b.width && a.height == b.height);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (got.samples[i])),
+        GST_BUFFER_PTS (gst_sample_get_buffer (ref.samples[i])));
+    GstVideoFrame fa, fb;
+    fail_unless (gst_video_frame_map (&fa, &a, gst_sample_get_buffer (got.samples[i]), GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fb, &b, gst_sample_get_buffer (ref.samples[i]), GST_MAP_READ));
+    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+      const guint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, p);
+      const guint bytes = GST_VIDEO_FRAME_COMP_WIDTH (&fa, p) * GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, p);
+      for (guint y = 0; y < rows; y++) {
+        const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
+        const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
+        fail_unless (memcmp (ra, rb, bytes) == 0, "%s frame %zu plane %u row %u differs", file,
+            i, p, y);
+      }
+    }
+    gst_video_frame_unmap (&fa);
+    gst_video_frame_unmap (&fb);
+  }
+}
+
+static void reference_run (const std::string &path, Run *ref)
+{
+  play ("filesrc location=\"" + path + "\" ! qtdemux ! avdec_prores ! appsink name=out", ref);
+}
+
+/* The rank the plugin gave itself for this machine's default device. */
+GST_START_TEST (rank_follows_device)
+{
+  if (g_getenv ("GST_PLUGIN_FEATURE_RANK")) {
+    fail_unless (rank_of ("vkproresdec") > GST_RANK_PRIMARY + 1);
+    return;
+  }
+  int expected = GST_RANK_NONE;
+  if (!g_no_vulkan) {
+    GstVulkanInstance *instance = gst_vulkan_instance_new ();
+    fail_unless (gst_vulkan_instance_open (instance, nullptr));
+    GstVulkanPhysicalDevice *pd = gst_vulkan_physical_device_new (instance, 0);
+    if (pd->properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU
+        && pd->properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_OTHER)
+      expected = GST_RANK_PRIMARY + 1;
+    printf ("device 0: %s, expected rank %d\n", pd->properties.deviceName, expected);
+    gst_object_unref (pd);
+    gst_object_unref (instance);
+  }
+  fail_unless_equals_int (rank_of ("vkproresdec"), expected);
+  fail_unless (rank_of ("avdec_prores") >= GST_RANK_MARGINAL);
+}
+GST_END_TEST;
+
+/* decodebin and decodebin3 take the decoder the ranks say (avdec_prores
+ * when a forced vkproresdec has no device) and give avdec_prores's
+ * pictures. */
+GST_START_TEST (decodebin_picks)
+{
+  for (const char *file : kFiles) {
+    const std::string path = media (file);
+    Run ref;
+    reference_run (path, &ref);
+    for (const char *bin : { "decodebin", "decodebin3" }) {
+      Run run;
+      play ("filesrc location=\"" + path + "\" ! " + bin + " ! appsink name=out", &run);
+      printf ("%s, %s: tried", file, bin);
+      for (const std::string &t : run.tried)
+        printf (" %s", t.c_str ());
+      printf (", used %s, %zu frames\n", run.used.c_str (), run.samples.size ());
+      fail_unless (run.used == expected_decoder (), "%s: %s used %s", file, bin, run.used.c_str ());
+      if (g_no_vulkan && rank_of ("vkproresdec") > rank_of ("avdec_prores"))
+        fail_unless (!run.tried.empty () && run.tried[0] == "vkproresdec",
+            "the forced vkproresdec was not tried first");
+      check_same_frames (file, run, ref);
+    }
+  }
+}
+GST_END_TEST;
+
+/* playbin plays a file through the decoder the ranks say. */
+GST_START_TEST (playbin_plays)
+{
+  const std::string path = media ("aw_hq_336x200.mov");
+  Run ref;
+  reference_run (path, &ref);
+  Run run;
+  gchar *uri = gst_filename_to_uri (path.c_str (), nullptr);
+  play (std::string ("playbin uri=\"") + uri + "\"", &run, true);
+  g_free (uri);
+  printf ("playbin used %s, %zu frames\n", run.used.c_str (), run.samples.size ());
+  fail_unless (run.used == expected_decoder (), "playbin used %s", run.used.c_str ());
+  check_same_frames ("playbin", run, ref);
+}
+GST_END_TEST;
+
+/* gst-inspect-1.0 vkproresdec on a registry of its own, with our plugin
+ * only; returns what it printed (with our debug log). */
+static std::string inspect (const std::string &registry, const char *driver_files)
+{
+  GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (), "gpucodecsvulkan");
+  fail_unless (plugin != nullptr);
+  gchar *dir = g_path_get_dirname (gst_plugin_get_filename (plugin));
+  gst_object_unref (plugin);
+  gchar **env = g_get_environ ();
+  env = g_environ_setenv (env, "GST_REGISTRY", registry.c_str (), TRUE);
+  env = g_environ_setenv (env, "GST_PLUGIN_PATH_1_0", dir, TRUE);
+  env = g_environ_setenv (env, "GST_PLUGIN_SYSTEM_PATH_1_0", "", TRUE);
+  env = g_environ_setenv (env, "GST_DEBUG", "vkproresdec:4", TRUE);
+  env = g_environ_unsetenv (env, "GST_PLUGIN_FEATURE_RANK");
+  env = g_environ_unsetenv (env, "VK_INSTANCE_LAYERS");
+  env = driver_files ? g_environ_setenv (env, "VK_DRIVER_FILES", driver_files, TRUE) :
+      g_environ_unsetenv (env, "VK_DRIVER_FILES");
+  g_free (dir);
+  gchar *argv[] = { (gchar *) "gst-inspect-1.0", (gchar *) "vkproresdec", nullptr };
+  gchar *out = nullptr, *err = nullptr;
+  gint status = 0;
+  GError *error = nullptr;
+  fail_unless (g_spawn_sync (nullptr, argv, env, G_SPAWN_SEARCH_PATH, nullptr, nullptr, &out,
+          &err, &status, &error), "gst-inspect-1.0: %s", error ? error->message : "?");
+  g_strfreev (env);
+  std::string r = std::string (out ? out : "") + (err ? err : "");
+  g_free (out);
+  g_free (err);
+  return r;
+}
+
+/* The rank is decided when the plugin is scanned; the registry caches it
+ * and scans the plugin again when the Vulkan driver set changes. */
+GST_START_TEST (registry_follows_driver)
+{
+  gchar *tmp = g_dir_make_tmp ("gpc-registry-XXXXXX", nullptr);
+  fail_unless (tmp != nullptr);
+  const std::string registry = std::string (tmp) + "/registry.bin";
+  const char *nothing = "/nonexistent/vulkan-driver.json";
+  struct Step {
+    const char *driver_files;
+    bool probes;             /* the plugin is scanned (and probes) again */
+    const char *probe_says;  /* part of the probe's log line */
+  } steps[] = {
+    { nullptr, true, "device 0" },
+    { nullptr, false, nullptr },
+    { nothing, true, "no Vulkan instance" },
+    { nothing, false, nullptr },
+    { nullptr, true, "device 0" },
+  };
+  for (const Step &s : steps) {
+    const std::string out = inspect (registry, s.driver_files);
+    const size_t at = out.find ("register_vkproresdec");
+    printf ("VK_DRIVER_FILES=%s: %s\n", s.driver_files ? s.driver_files : "(unset)",
+        at == std::string::npos ? "cached" : out.substr (at, out.find ('\n', at) - at).c_str ());
+    fail_unless ((at != std::string::npos) == s.probes, "%s", out.c_str ());
+    if (s.probe_says)
+      fail_unless (out.find (s.probe_says, at) != std::string::npos, "%s", out.c_str ());
+    if (s.driver_files)
+      fail_unless (out.find ("none (0)") != std::string::npos, "%s", out.c_str ());
+  }
+  g_unlink (registry.c_str ());
+  g_rmdir (tmp);
+  g_free (tmp);
+}
+GST_END_TEST;
+
+int
+main (int argc, char **argv)
+{
+  gst_check_init (&argc, &argv);
+  g_no_vulkan = g_getenv ("GPC_TEST_NO_VULKAN") != nullptr;
+  if (!g_no_vulkan)
+    gpc_vk_test_init ();
+  for (const char *name : { "avdec_prores", "qtdemux", "decodebin3", "appsink" })
+    if (rank_of (name) < 0)
+      gpc_test::skip ("%s is not installed (gstreamer1.0-libav, -plugins-good, -plugins-base)",
+          name);
+  Suite *s = gpc_test::check_suite ("vkproresdec-autoplug", {
+        GPC_CHECK_TEST (rank_follows_device),
+        GPC_CHECK_TEST (decodebin_picks),
+        GPC_CHECK_TEST (playbin_plays),
+        GPC_CHECK_TEST (registry_follows_driver) }, 600);
+  return gst_check_run_suite (s, "vkproresdec-autoplug", __FILE__);
+}
