@@ -200,6 +200,8 @@ struct _GstVkProResDec
   guint unsubmitted;            /* pending frames recorded in no submission yet */
   GstBufferPool *vk_pool;
   guint64 frames_bad_slices;
+  guint64 frames_skipped;       /* undecodable, since start or the last flush */
+  guint64 frames_decoded;       /* finished, likewise */
 
   std::deque<PendingFrame> *pending;
 };
@@ -405,6 +407,25 @@ release_pending (PendingFrame & f)
 
 static GstFlowReturn record_batch (GstVkProResDec * self);
 
+/* A frame that cannot be decoded at all: counted against max-errors (the
+ * base class's budget, unlimited by default, as for avdec_prores), dropped
+ * with the base class's QoS message, and told to the application once a
+ * stream as a warning; the stream goes on. A stream of which no frame
+ * decodes ends in an error (see finish). */
+static GstFlowReturn
+skip_undecodable (GstVkProResDec * self, GstVideoCodecFrame * frame, const gchar * why)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  self->frames_skipped++;
+  GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE, ("Could not decode a ProRes frame"),
+      ("frame %u: %s", frame->system_frame_number, why), ret);
+  if (ret == GST_FLOW_OK && self->frames_skipped == 1)
+    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Undecodable ProRes frames are skipped"),
+        ("frame %u: %s", frame->system_frame_number, why));
+  gst_video_decoder_drop_frame (GST_VIDEO_DECODER (self), frame);
+  return ret;
+}
+
 /* Waits for the oldest frame and finishes (or drops) it. */
 static GstFlowReturn
 complete_oldest (GstVkProResDec * self)
@@ -438,11 +459,10 @@ complete_oldest (GstVkProResDec * self)
   }
   if (failed >= f.num_slices) {
     release_pending (f);
-    GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
-        ("Could not decode a ProRes frame"),
-        ("none of its %u slices decoded (first error: status %u)", f.num_slices,
-            code), ret);
-    gst_video_decoder_drop_frame (dec, f.frame);
+    gchar *why = g_strdup_printf ("none of its %u slices decoded (first error: status %u)",
+        f.num_slices, code);
+    ret = skip_undecodable (self, f.frame, why);
+    g_free (why);
     return ret;
   }
   if (failed) {
@@ -484,6 +504,7 @@ complete_oldest (GstVkProResDec * self)
     return GST_FLOW_ERROR;
   }
   release_pending (f);
+  self->frames_decoded++;
   return gst_video_decoder_finish_frame (dec, f.frame);
 }
 
@@ -967,10 +988,9 @@ gst_vk_prores_dec_handle_frame (GstVideoDecoder * dec, GstVideoCodecFrame * fram
       err = "frame larger than 256 MiB";
     /* Keep the output in order: finish what precedes this frame first. */
     ret = drain_pending (self);
-    GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE, ("Invalid ProRes frame"),
-        ("%s: %s", gpc::prores::status_name (s), err.c_str ()), ret);
-    gst_video_decoder_drop_frame (dec, frame);
-    return ret;
+    const std::string why = std::string (gpc::prores::status_name (s)) + ": " + err;
+    GstFlowReturn r = skip_undecodable (self, frame, why.c_str ());
+    return ret == GST_FLOW_OK ? r : ret;
   }
 
   bool dropped = false;
@@ -1032,6 +1052,11 @@ gst_vk_prores_dec_finish (GstVideoDecoder * dec)
    * returned: a caps downstream refused would go unnoticed. */
   if (ret == GST_FLOW_NOT_NEGOTIATED)
     GST_ELEMENT_FLOW_ERROR (self, ret);
+  /* The base class says this only when no frame was finished or dropped,
+   * and it counts our undecodable frames, dropped for their QoS message. */
+  if (ret == GST_FLOW_OK && self->frames_skipped > 0 && self->frames_decoded == 0)
+    GST_ELEMENT_ERROR (self, STREAM, DECODE, ("No valid frames decoded before end of stream"),
+        ("none of the %" G_GUINT64_FORMAT " frames could be decoded", self->frames_skipped));
   return ret;
 }
 
@@ -1047,6 +1072,7 @@ gst_vk_prores_dec_flush (GstVideoDecoder * dec)
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
   if (self->exec)
     discard_pending (self);
+  self->frames_skipped = self->frames_decoded = 0;
   return TRUE;
 }
 
@@ -1191,6 +1217,7 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
   self->have_config = FALSE;
   self->warned_alpha = FALSE;
   self->frames_bad_slices = 0;
+  self->frames_skipped = self->frames_decoded = 0;
   return TRUE;
 }
 

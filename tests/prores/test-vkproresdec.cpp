@@ -11,6 +11,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <glib/gstdio.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -641,6 +642,30 @@ have_qtdemux (const char *test)
   return true;
 }
 
+/* Plays `desc` to its end; returns the error message, "" at EOS. */
+static std::string play_to_end (const std::string &desc)
+{
+  GstElement *pipe = gst_parse_launch (desc.c_str (), nullptr);
+  fail_unless (pipe != nullptr);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  fail_unless (msg != nullptr, "%s: timed out", desc.c_str ());
+  std::string r;
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = nullptr;
+    gst_message_parse_error (msg, &err, nullptr);
+    r = err->message;
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  return r;
+}
+
 /* filesrc ! qtdemux ! vkproresdec ! videoconvert: qtdemux's caps, the
  * system-memory fallback in front of a CPU element. */
 GST_START_TEST (qtdemux_pipeline)
@@ -650,26 +675,9 @@ GST_START_TEST (qtdemux_pipeline)
   for (const char *name : { "ks_standard_bff_346x202.mov", "ks_4444_alpha16_336x200.mov",
       "ks_lt_1282x722.mov" }) {
     std::string path = gpc_test::media_dir () + "/prores/" + name;
-    gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! qtdemux ! vkproresdec ! "
-        "videoconvert ! video/x-raw,format=AYUV64 ! fakesink", path.c_str ());
-    GstElement *pipe = gst_parse_launch (desc, nullptr);
-    g_free (desc);
-    fail_unless (pipe != nullptr);
-    fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
-    GstBus *bus = gst_element_get_bus (pipe);
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-    fail_unless (msg != nullptr, "%s: timed out", name);
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      GError *err = nullptr;
-      gchar *dbg = nullptr;
-      gst_message_parse_error (msg, &err, &dbg);
-      fail ("%s: %s (%s)", name, err->message, dbg ? dbg : "");
-    }
-    gst_message_unref (msg);
-    gst_object_unref (bus);
-    gst_element_set_state (pipe, GST_STATE_NULL);
-    gst_object_unref (pipe);
+    const std::string err = play_to_end ("filesrc location=\"" + path + "\" ! qtdemux ! "
+        "vkproresdec ! videoconvert ! video/x-raw,format=AYUV64 ! fakesink");
+    fail_unless (err.empty (), "%s: %s", name, err.c_str ());
     gpc_vk_test_check_validation ();
   }
 }
@@ -847,6 +855,156 @@ GST_START_TEST (damaged_frames)
 }
 GST_END_TEST;
 
+/* Frames no decoder can use: the signature broken (the CPU parser refuses
+ * it), or every slice's luma size past the slice (the GPU fails each). */
+static std::vector<uint8_t> bad_signature (const uint8_t *d, size_t n)
+{
+  std::vector<uint8_t> f (d, d + n);
+  memcpy (&f[4], "xxxx", 4);
+  return f;
+}
+
+static std::vector<uint8_t> bad_slices (const uint8_t *d, size_t n)
+{
+  std::vector<uint8_t> f (d, d + n);
+  Frame parsed;
+  fail_unless (parse_frame (f.data (), f.size (), &parsed, nullptr) == Status::kOk);
+  for (uint32_t p = 0; p < parsed.num_pictures; p++)
+    for (uint32_t off : parsed.picture[p].slice_offset)
+      f[off + 2] = f[off + 3] = 0xff;
+  Status st;
+  reference (f.data (), f.size (), 10, false, IdctFlavor::kX86, &st);
+  fail_unless (st == Status::kBadSlice);
+  return f;
+}
+
+namespace {
+
+/* The messages an element posted, by type. */
+struct Posted {
+  int errors = 0, warnings = 0, qos = 0;
+  std::string error;
+};
+
+} // namespace
+
+static Posted posted (GstBus *bus)
+{
+  Posted r;
+  GstMessage *m;
+  while ((m = gst_bus_pop (bus))) {
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *e = nullptr;
+      gst_message_parse_error (m, &e, nullptr);
+      r.errors++;
+      r.error = e->message;
+      g_error_free (e);
+    }
+    r.warnings += GST_MESSAGE_TYPE (m) == GST_MESSAGE_WARNING;
+    r.qos += GST_MESSAGE_TYPE (m) == GST_MESSAGE_QOS;
+    gst_message_unref (m);
+  }
+  return r;
+}
+
+/* Damaged frames among good ones are skipped (a QoS message each, one
+ * warning for the stream) and the stream goes on with the default
+ * max-errors, the base class's; a stream of which no frame decodes ends in
+ * an error at EOS, as with avdec_prores. */
+GST_START_TEST (undecodable_frames)
+{
+  const Vector &v = vector_named ("aw_hq_336x200.mov");
+  const Span &s = v.frames[0];
+  const uint8_t *good = &v.data[s.offset];
+  const std::vector<uint8_t> sig = bad_signature (good, s.size), sl = bad_slices (good, s.size);
+  GstElement *probe = gst_element_factory_make ("vkproresdec", nullptr);
+  gint max_errors = 0;
+  g_object_get (probe, "max-errors", &max_errors, NULL);
+  gst_object_unref (probe);
+  fail_unless_equals_int (max_errors, GST_VIDEO_DECODER_MAX_ERRORS);
+
+  for (int vk = 0; vk < 2; vk++) {
+    /* good, bad, bad, good */
+    GstHarness *h = new_decoder (vk ? "batch=4" : nullptr, vk);
+    GstBus *bus = gst_bus_new ();
+    gst_element_set_bus (h->element, bus);
+    set_vector_caps (h, v);
+    const std::vector<uint8_t> *frames[] = { nullptr, &sig, &sl, nullptr };
+    for (int k = 0; k < 4; k++)
+      fail_unless_equals_int (gst_harness_push (h, frames[k] ?
+              frame_buffer (frames[k]->data (), frames[k]->size (), k) :
+              frame_buffer (good, s.size, k)), GST_FLOW_OK);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    std::vector<Output> outs = pull_all (h);
+    fail_unless_equals_int ((int) outs.size (), 2);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (outs[0].buf), 0);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (outs[1].buf), 3 * GST_SECOND / 25);
+    free_outputs (outs);
+    Posted p = posted (bus);
+    fail_unless_equals_int (p.errors, 0);
+    fail_unless_equals_int (p.warnings, 1);
+    fail_unless_equals_int (p.qos, 2);
+    gst_element_set_bus (h->element, nullptr);
+    gst_object_unref (bus);
+    teardown (h);
+
+    /* Nothing decodable: an error at EOS, and nothing out. */
+    for (const std::vector<uint8_t> *bad : { &sig, &sl }) {
+      h = new_decoder (nullptr, vk);
+      bus = gst_bus_new ();
+      gst_element_set_bus (h->element, bus);
+      set_vector_caps (h, v);
+      for (int k = 0; k < 3; k++)
+        fail_unless_equals_int (gst_harness_push (h, frame_buffer (bad->data (), bad->size (), k)),
+            GST_FLOW_OK);
+      gst_harness_push_event (h, gst_event_new_eos ());
+      outs = pull_all (h);
+      fail_unless_equals_int ((int) outs.size (), 0);
+      p = posted (bus);
+      fail_unless_equals_int (p.errors, 1);
+      fail_unless (p.error == "No valid frames decoded before end of stream", "%s",
+          p.error.c_str ());
+      gst_element_set_bus (h->element, nullptr);
+      gst_object_unref (bus);
+      teardown (h);
+    }
+    gpc_vk_test_check_validation ();
+  }
+}
+GST_END_TEST;
+
+/* A file whose every frame header is broken ends in the same error through
+ * vkproresdec as through avdec_prores (not a silent EOS). */
+GST_START_TEST (undecodable_file)
+{
+  if (!have_qtdemux ("undecodable_file"))
+    return;
+  const Vector &v = vector_named ("aw_hq_336x200.mov");
+  std::vector<uint8_t> d = v.data;
+  for (const Span &s : v.frames)
+    memcpy (&d[s.offset + 4], "xxxx", 4);
+  gchar *dir = g_dir_make_tmp ("gpc-prores-XXXXXX", nullptr);
+  const std::string path = std::string (dir) + "/broken.mov";
+  fail_unless (g_file_set_contents (path.c_str (), (const gchar *) d.data (), d.size (), nullptr));
+  std::vector<const char *> decoders = { "vkproresdec" };
+  GstElementFactory *av = gst_element_factory_find ("avdec_prores");
+  if (av) {
+    decoders.push_back ("avdec_prores");
+    gst_object_unref (av);
+  }
+  for (const char *dec : decoders) {
+    const std::string err = play_to_end ("filesrc location=\"" + path + "\" ! qtdemux ! " + dec +
+        " ! fakesink");
+    printf ("%s on a file of broken frames: %s\n", dec, err.c_str ());
+    fail_unless (err == "No valid frames decoded before end of stream", "%s: %s", dec, err.c_str ());
+  }
+  g_unlink (path.c_str ());
+  g_rmdir (dir);
+  g_free (dir);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 /* Queries, seeks and state changes from the application thread while the
  * element streams: what tools/sanitize.sh thread watches for races. */
 GST_START_TEST (concurrent_use)
@@ -884,6 +1042,8 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (qtdemux_pipeline),
         GPC_CHECK_TEST (vmafmotion_zero_copy),
         GPC_CHECK_TEST (damaged_frames),
+        GPC_CHECK_TEST (undecodable_frames),
+        GPC_CHECK_TEST (undecodable_file),
         GPC_CHECK_TEST (concurrent_use) }, 600);
   int r = gst_check_run_suite (s, "vkproresdec", __FILE__);
   delete g_vectors;
