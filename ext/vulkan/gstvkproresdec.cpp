@@ -172,7 +172,7 @@ struct _GstVkProResDec
   IdctArith idct;
 
   GpcVkContext vk;
-  gboolean opening;             /* in NULL -> READY: errors become warnings */
+  gboolean opening;             /* in NULL -> READY (see post_message) */
   gpc::VkExec *exec;
   gpc::VkProResKernel *kernel;
   gpc::VkBufferCache *device_cache;
@@ -1150,16 +1150,34 @@ gst_vk_prores_dec_open (GstVideoDecoder * dec)
   return ok;
 }
 
+/* Whether the element is being tried by a decodebin3 older than 1.24,
+ * which passes the errors of a candidate decoder on to the application
+ * (stopping the pipeline) even when it then replaces the decoder. */
+static gboolean
+tried_by_old_decodebin3 (GstElement * element)
+{
+  guint major, minor, micro, nano;
+  gst_version (&major, &minor, &micro, &nano);
+  if (major > 1 || minor >= 24)
+    return FALSE;
+  GstObject *parent = gst_object_get_parent (GST_OBJECT (element));
+  GstElementFactory *f = parent && GST_IS_ELEMENT (parent) ?
+      gst_element_get_factory (GST_ELEMENT (parent)) : NULL;
+  const gboolean old = f && !g_strcmp0 (GST_OBJECT_NAME (f), "decodebin3");
+  gst_clear_object (&parent);
+  return old;
+}
+
 /* What fails in NULL -> READY (open() and the base class's report of it)
- * is told as a warning: the failed state change is the error. decodebin and 1.26's decodebin3 drop the errors of a decoder
- * they then replace, but 1.22's decodebin3 passes them on to the
- * application, which would stop the pipeline that avdec_prores is about to
- * play. */
+ * is told to such a decodebin3 as a warning, so that avdec_prores can
+ * play; decodebin and newer decodebin3 drop the errors of a decoder they
+ * replace, and applications that use the element directly get them. */
 static gboolean
 gst_vk_prores_dec_post_message (GstElement * element, GstMessage * message)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (element);
-  if (self->opening && GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR) {
+  if (self->opening && GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR
+      && tried_by_old_decodebin3 (element)) {
     GError *err = NULL;
     gchar *dbg = NULL;
     gst_message_parse_error (message, &err, &dbg);
