@@ -581,6 +581,11 @@ apply_probe (GstVideoInfo * info, const gpc::prores::ProbeInfo & p)
     info->colorimetry.primaries = gst_video_color_primaries_from_iso (p.color_primaries);
   if (p.transfer_characteristic && p.transfer_characteristic != 2)
     info->colorimetry.transfer = gst_video_transfer_function_from_iso (p.transfer_characteristic);
+  /* ProRes codes limited-range Y'CbCr (RDD 36; an alpha plane is full
+   * range, but the colorimetry describes Y'CbCr), as FFmpeg and so
+   * avdec_prores report it; a container's explicit range is kept. */
+  if (info->colorimetry.range == GST_VIDEO_COLOR_RANGE_UNKNOWN)
+    info->colorimetry.range = GST_VIDEO_COLOR_RANGE_16_235;
 }
 
 /* Sets the output state for a new configuration and negotiates. */

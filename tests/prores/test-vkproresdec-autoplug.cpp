@@ -258,6 +258,215 @@ GST_START_TEST (playbin_plays)
 }
 GST_END_TEST;
 
+/* ------------------------------------------------------------------ caps */
+
+namespace {
+
+/* A clip generated here by Debian's ffmpeg (prores_ks, 64x48, 2 frames). */
+struct CapsCase {
+  const char *name;
+  int profile;          /* -profile:v, 0 (proxy) to 5 (4444 XQ) */
+  const char *pix_fmt;
+  const char *filter;   /* appended to the source's filter chain, or "" */
+  const char *opts;     /* more encoder options, space separated, or "" */
+};
+
+const CapsCase kCapsCases[] = {
+  { "proxy", 0, "yuv422p10le", "", "" },
+  { "lt", 1, "yuv422p10le", "", "" },
+  { "standard", 2, "yuv422p10le", "", "" },
+  { "hq", 3, "yuv422p10le", "", "" },
+  { "4444", 4, "yuv444p10le", "", "" },
+  { "4444xq", 5, "yuv444p10le", "", "" },
+  { "4444_alpha", 4, "yuva444p10le", "", "" },
+  { "bt709", 3, "yuv422p10le", "", "-color_primaries bt709 -color_trc bt709 -colorspace bt709" },
+  { "bt601", 3, "yuv422p10le", "",
+    "-color_primaries smpte170m -color_trc smpte170m -colorspace smpte170m" },
+  { "bt2020_pq", 3, "yuv422p10le", "",
+    "-color_primaries bt2020 -color_trc smpte2084 -colorspace bt2020nc" },
+  { "bt2020_hlg", 4, "yuv444p10le", "",
+    "-color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc" },
+  { "par_4_3", 3, "yuv422p10le", ",setsar=4/3", "" },
+  { "tff", 3, "yuv422p10le", "", "-flags +ildct -top 1" },
+  { "bff", 2, "yuv422p10le", "", "-flags +ildct -top 0" },
+};
+
+} // namespace
+
+/* Writes `c` as dir/name.mov; false when ffmpeg is missing. */
+static bool make_clip (const std::string &dir, const CapsCase &c, std::string *path)
+{
+  *path = dir + "/" + c.name + ".mov";
+  std::string cmd = std::string ("ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=size=64x48:rate=25,"
+      "format=") + c.pix_fmt + c.filter + " -frames:v 2 -c:v prores_ks -profile:v " +
+      std::to_string (c.profile) + " " + c.opts + " " + *path;
+  gchar **argv = nullptr;
+  fail_unless (g_shell_parse_argv (cmd.c_str (), nullptr, &argv, nullptr));
+  gint status = 0;
+  GError *err = nullptr;
+  gboolean ran = g_spawn_sync (nullptr, argv, nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr,
+      nullptr, nullptr, &status, &err);
+  g_strfreev (argv);
+  if (!ran) {
+    g_clear_error (&err);
+    return false;
+  }
+  fail_unless (g_spawn_check_wait_status (status, nullptr), "%s failed", cmd.c_str ());
+  return true;
+}
+
+namespace {
+
+struct CapsCompare {
+  const GstStructure *ours;
+  bool is444;
+  std::string diff;
+};
+
+} // namespace
+
+/* Fields of avdec_prores's caps that ours must have with the same value;
+ * but the format of 4:4:4: 12 bits where avdec_prores decodes 10. */
+static gboolean compare_field (GQuark field, const GValue *theirs, gpointer data)
+{
+  CapsCompare *c = (CapsCompare *) data;
+  const char *name = g_quark_to_string (field);
+  const GValue *ours = gst_structure_id_get_value (c->ours, field);
+  if (c->is444 && !strcmp (name, "format")) {
+    const char *t = g_value_get_string (theirs);
+    const char *want = !strcmp (t, "Y444_10LE") ? "Y444_12LE" : !strcmp (t, "A444_10LE") ? "AYUV64" : t;
+    if (!ours || strcmp (g_value_get_string (ours), want))
+      c->diff += std::string (" format: avdec_prores ") + t + ", want " + want;
+    return TRUE;
+  }
+  if (!ours || gst_value_compare (ours, theirs) != GST_VALUE_EQUAL) {
+    gchar *a = ours ? gst_value_serialize (ours) : g_strdup ("(none)");
+    gchar *b = gst_value_serialize (theirs);
+    c->diff += std::string (" ") + name + ": ours " + a + ", avdec_prores " + b;
+    g_free (a);
+    g_free (b);
+  }
+  return TRUE;
+}
+
+/* Fields ours may add: the field order (GStreamer 1.22's avdec_prores
+ * does not say it), and the base class's multiview default. */
+static gboolean extra_field (GQuark field, const GValue *, gpointer data)
+{
+  CapsCompare *c = (CapsCompare *) data;
+  const char *name = g_quark_to_string (field);
+  if (strcmp (name, "field-order") && strcmp (name, "multiview-mode") &&
+      strcmp (name, "multiview-flags"))
+    c->diff += std::string (" ") + name + ": only ours";
+  return TRUE;
+}
+
+static std::string caps_diff (GstCaps *ours, GstCaps *theirs, bool is444)
+{
+  CapsCompare c { gst_caps_get_structure (ours, 0), is444, "" };
+  const GstStructure *t = gst_caps_get_structure (theirs, 0);
+  gst_structure_foreach (t, compare_field, &c);
+  GstStructure *extra = gst_structure_copy (c.ours);
+  gst_structure_foreach (t, [] (GQuark f, const GValue *, gpointer e) -> gboolean {
+        gst_structure_remove_field ((GstStructure *) e, g_quark_to_string (f));
+        return TRUE;
+      }, extra);
+  gst_structure_foreach (extra, extra_field, &c);
+  gst_structure_free (extra);
+  return c.diff;
+}
+
+/* The caps of each decoder's first output for `path`; `setter` names caps
+ * that a capssetter puts on the demuxer's (for the container metadata
+ * qtdemux does not read from ffmpeg's files). */
+static GstCaps *decoded_caps (const std::string &path, const char *decoder,
+    const char *setter = nullptr, bool replace = false)
+{
+  Run run;
+  std::string desc = "filesrc location=\"" + path + "\" ! qtdemux ! ";
+  if (setter)
+    desc += std::string ("capssetter replace=") + (replace ? "true" : "false") + " caps=\"" +
+        setter + "\" ! ";
+  play (desc + decoder + " ! appsink name=out", &run);
+  fail_unless (!run.samples.empty (), "%s: no output from %s", path.c_str (), decoder);
+  return gst_caps_ref (gst_sample_get_caps (run.samples[0]));
+}
+
+/* Decodes `path` with both decoders (`setter`, `replace` as for
+ * decoded_caps) and fails unless their caps agree; returns ours. */
+static GstCaps *caps_agree (const std::string &path, const char *what, bool is444,
+    const char *setter = nullptr, bool replace = false)
+{
+  GstCaps *ours = decoded_caps (path, "vkproresdec", setter, replace);
+  GstCaps *theirs = decoded_caps (path, "avdec_prores", setter, replace);
+  const std::string diff = caps_diff (ours, theirs, is444);
+  gst_caps_unref (theirs);
+  fail_unless (diff.empty (), "%s:%s", what, diff.c_str ());
+  return ours;
+}
+
+/* For every profile, colour description, pixel aspect ratio and field
+ * order, vkproresdec's caps are avdec_prores's, field by field. */
+GST_START_TEST (caps_like_avdec)
+{
+  gchar *dir = g_dir_make_tmp ("gpc-prores-caps-XXXXXX", nullptr);
+  fail_unless (dir != nullptr);
+  for (const CapsCase &c : kCapsCases) {
+    std::string path;
+    if (!make_clip (dir, c, &path)) {
+      printf ("SKIP caps_like_avdec: no ffmpeg\n");
+      break;
+    }
+    GstCaps *ours = caps_agree (path, c.name, c.profile >= 4);
+    gchar *o = gst_caps_to_string (ours);
+    printf ("%s: %s\n", c.name, o);
+    g_free (o);
+    if (strstr (c.opts, "-top")) {
+      const char *order = gst_structure_get_string (gst_caps_get_structure (ours, 0), "field-order");
+      fail_unless (order && !strcmp (order, strstr (c.opts, "-top 1") ? "top-field-first" :
+              "bottom-field-first"), "%s: field-order %s", c.name, order ? order : "(none)");
+    }
+    gst_caps_unref (ours);
+    if (strstr (c.opts, "-color_primaries")) {
+      /* Without the container's colour description: the frame header's. */
+      static const char *const variants[] = { "proxy", "lt", "standard", "hq", "4444", "4444xq" };
+      const std::string bare = std::string ("video/x-prores,variant=") + variants[c.profile] +
+          ",width=64,height=48,framerate=25/1";
+      gst_caps_unref (caps_agree (path, (std::string (c.name) + ", frame header only").c_str (),
+              c.profile >= 4, bare.c_str (), true));
+    }
+    g_unlink (path.c_str ());
+  }
+  g_rmdir (dir);
+  g_free (dir);
+}
+GST_END_TEST;
+
+/* HDR10 metadata from upstream caps (mastering display, content light
+ * level) reach the output caps as with avdec_prores. */
+GST_START_TEST (hdr_caps_like_avdec)
+{
+  gchar *dir = g_dir_make_tmp ("gpc-prores-caps-XXXXXX", nullptr);
+  std::string path;
+  if (!make_clip (dir, kCapsCases[9], &path)) {
+    printf ("SKIP hdr_caps_like_avdec: no ffmpeg\n");
+    g_rmdir (dir);
+    g_free (dir);
+    return;
+  }
+  const char *setter = "video/x-prores,mastering-display-info=(string)"
+      "35400:14600:8500:39850:6550:2300:15635:16450:10000000:1,content-light-level=(string)1000:400";
+  GstCaps *ours = caps_agree (path, "HDR10", false, setter);
+  const GstStructure *o = gst_caps_get_structure (ours, 0);
+  fail_unless (gst_structure_has_field (o, "mastering-display-info"));
+  fail_unless (gst_structure_has_field (o, "content-light-level"));
+  gst_caps_unref (ours);
+  g_unlink (path.c_str ());
+  g_rmdir (dir);
+  g_free (dir);
+}
+GST_END_TEST;
+
 /* gst-inspect-1.0 vkproresdec on a registry of its own, with our plugin
  * only; returns what it printed (with our debug log). */
 static std::string inspect (const std::string &registry, const char *driver_files)
@@ -340,6 +549,8 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (rank_follows_device),
         GPC_CHECK_TEST (decodebin_picks),
         GPC_CHECK_TEST (playbin_plays),
+        GPC_CHECK_TEST (caps_like_avdec),
+        GPC_CHECK_TEST (hdr_caps_like_avdec),
         GPC_CHECK_TEST (registry_follows_driver) }, 600);
   return gst_check_run_suite (s, "vkproresdec-autoplug", __FILE__);
 }
