@@ -60,13 +60,18 @@ GST_DEBUG_CATEGORY_STATIC (gst_vk_prores_dec_debug);
 
 #define N_SLOTS 64
 #define MAX_FRAMES_IN_FLIGHT 32
-/* Throughput defaults from the H100 (docs/performance.md): 16-frame batches
- * let the split path's serial first passes of many frames run at once
- * (2160p HQ: 789 fps with batches of 1, 2211 with 16). Latency is
- * frames-in-flight frames, reported; live pipelines that need less set
- * frames-in-flight=2 batch=1. */
-#define DEFAULT_FRAMES_IN_FLIGHT 32
-#define DEFAULT_BATCH 16
+/* What frames-in-flight and batch left at -1 (auto) mean. Upstream not
+ * live: throughput, as measured on the H100 (docs/performance.md): 16-frame
+ * batches let the split path's serial first passes of many frames run at
+ * once (2160p HQ: 789 fps with batches of 1, 2211 with 16). Upstream live:
+ * the fewest frames that keep the GPU busy, one frame a submission and two
+ * in flight (one decoding while the next is uploaded). The latency,
+ * reported, is frames-in-flight frames. */
+#define AUTO -1
+#define THROUGHPUT_FRAMES_IN_FLIGHT 32
+#define THROUGHPUT_BATCH 16
+#define LIVE_FRAMES_IN_FLIGHT 2
+#define LIVE_BATCH 1
 /* A submission that takes longer than this means a lost or hung device. */
 #define GPU_TIMEOUT_NS (10 * GST_SECOND)
 /* Bit positions in the kernel are 32-bit. */
@@ -167,7 +172,9 @@ struct _GstVkProResDec
 
   /* properties */
   gboolean skip_alpha;
-  guint frames_in_flight;
+  gint frames_in_flight_prop;   /* properties; AUTO: by liveness */
+  gint batch_prop;
+  guint frames_in_flight;       /* this stream's (choose_pacing) */
   OutputMemory output_memory;
   IdctArith idct;
 
@@ -196,7 +203,7 @@ struct _GstVkProResDec
   gboolean copy_download;       /* decode to device memory, then one transfer to the
                                  * host (default), or (GPC_PRORES_DOWNLOAD=direct,
                                  * tuning) the kernel writes host memory itself */
-  guint batch;                  /* property: frames per submission */
+  guint batch;                  /* this stream's frames per submission */
   guint unsubmitted;            /* pending frames recorded in no submission yet */
   GstBufferPool *vk_pool;
   guint64 frames_bad_slices;
@@ -824,7 +831,7 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     const guint32 slot = (guint32) (self->submitted++ % N_SLOTS);
     self->pending->push_back ({frame, NULL, slot, fp.num_slices, download, job});
     self->unsubmitted++;
-    if (self->unsubmitted >= MAX (self->batch, 1u))
+    if (self->unsubmitted >= self->batch)
       return record_batch (self);
   }
   return GST_FLOW_OK;
@@ -1081,6 +1088,31 @@ gst_vk_prores_dec_flush (GstVideoDecoder * dec)
   return TRUE;
 }
 
+/* Frames in flight and batch for this stream: the properties, or where
+ * they are AUTO, the policy above for what upstream says about liveness. */
+static gboolean
+choose_pacing (GstVkProResDec * self)
+{
+  gboolean live = FALSE;
+  GstQuery *q = gst_query_new_latency ();
+  if (gst_pad_peer_query (GST_VIDEO_DECODER_SINK_PAD (self), q))
+    gst_query_parse_latency (q, &live, NULL, NULL);
+  gst_query_unref (q);
+  GST_OBJECT_LOCK (self);
+  const guint in_flight = self->frames_in_flight_prop != AUTO ?
+      (guint) self->frames_in_flight_prop :
+      live ? LIVE_FRAMES_IN_FLIGHT : THROUGHPUT_FRAMES_IN_FLIGHT;
+  const guint batch = self->batch_prop != AUTO ? (guint) MAX (self->batch_prop, 1) :
+      live ? LIVE_BATCH : THROUGHPUT_BATCH;
+  GST_OBJECT_UNLOCK (self);
+  const gboolean changed = in_flight != self->frames_in_flight || batch != self->batch;
+  self->frames_in_flight = in_flight;
+  self->batch = batch;
+  GST_INFO_OBJECT (self, "upstream %s: %u frames in flight, batches of %u",
+      live ? "live" : "not live", in_flight, batch);
+  return changed;
+}
+
 static gboolean
 gst_vk_prores_dec_set_format (GstVideoDecoder * dec, GstVideoCodecState * state)
 {
@@ -1100,6 +1132,10 @@ gst_vk_prores_dec_set_format (GstVideoDecoder * dec, GstVideoCodecState * state)
   if (self->input_state)
     gst_video_codec_state_unref (self->input_state);
   self->input_state = gst_video_codec_state_ref (state);
+  /* Pending frames keep their batch; a new window (and so a new latency,
+   * set with the output state) from the next frame on. */
+  if (choose_pacing (self))
+    self->have_config = FALSE;
   if (depth != self->variant_depth) {
     /* The output format follows from the first frame under these caps. */
     self->variant_depth = depth;
@@ -1316,7 +1352,7 @@ gst_vk_prores_dec_set_property (GObject * object, guint prop_id,
       self->skip_alpha = g_value_get_boolean (value);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
+      self->frames_in_flight_prop = g_value_get_int (value);
       break;
     case PROP_OUTPUT_MEMORY:
       self->output_memory = (OutputMemory) g_value_get_enum (value);
@@ -1325,7 +1361,7 @@ gst_vk_prores_dec_set_property (GObject * object, guint prop_id,
       self->idct = (IdctArith) g_value_get_enum (value);
       break;
     case PROP_BATCH:
-      self->batch = g_value_get_uint (value);
+      self->batch_prop = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1349,7 +1385,7 @@ gst_vk_prores_dec_get_property (GObject * object, guint prop_id,
       g_value_set_boolean (value, self->skip_alpha);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
+      g_value_set_int (value, self->frames_in_flight_prop);
       break;
     case PROP_OUTPUT_MEMORY:
       g_value_set_enum (value, self->output_memory);
@@ -1358,7 +1394,7 @@ gst_vk_prores_dec_get_property (GObject * object, guint prop_id,
       g_value_set_enum (value, self->idct);
       break;
     case PROP_BATCH:
-      g_value_set_uint (value, self->batch);
+      g_value_set_int (value, self->batch_prop);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1382,10 +1418,12 @@ static void
 gst_vk_prores_dec_init (GstVkProResDec * self)
 {
   gpc_vk_context_init (&self->vk);
-  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  self->frames_in_flight_prop = AUTO;
+  self->frames_in_flight = THROUGHPUT_FRAMES_IN_FLIGHT;
   self->output_memory = OUTPUT_MEMORY_AUTO;
   self->idct = IDCT_X86;
-  self->batch = DEFAULT_BATCH;
+  self->batch_prop = AUTO;
+  self->batch = THROUGHPUT_BATCH;
   self->pending = new std::deque < PendingFrame > ();
   self->lent = new std::shared_ptr < std::atomic < int >>(std::make_shared < std::atomic < int >>(0));
   new (&self->config) gpc::ProResOutConfig ();
@@ -1413,10 +1451,10 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
       g_param_spec_boolean ("skip-alpha", "Skip alpha",
           "Do not decode the alpha channel (output without alpha)", FALSE, rw));
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+      g_param_spec_int ("frames-in-flight", "Frames in flight",
           "Frames the GPU may decode while later ones arrive; each adds one "
-          "frame of latency (0: wait for every frame)", 0, MAX_FRAMES_IN_FLIGHT,
-          DEFAULT_FRAMES_IN_FLIGHT, rw));
+          "frame of reported latency (0: wait for every frame; -1: 32 when "
+          "upstream is not live, 2 when it is)", AUTO, MAX_FRAMES_IN_FLIGHT, AUTO, rw));
   g_object_class_install_property (gobject_class, PROP_OUTPUT_MEMORY,
       g_param_spec_enum ("output-memory", "Output memory",
           "Where decoded frames go", GST_TYPE_VK_PRORES_DEC_OUTPUT_MEMORY,
@@ -1426,11 +1464,12 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
           "Which of FFmpeg's 10-bit IDCT arithmetics to reproduce (they differ "
           "only on crafted streams)", GST_TYPE_VK_PRORES_DEC_IDCT, IDCT_X86, rw));
   g_object_class_install_property (gobject_class, PROP_BATCH,
-      g_param_spec_uint ("batch", "Batch",
+      g_param_spec_int ("batch", "Batch",
           "Frames recorded and submitted together: their decoding overlaps on "
           "the GPU even where the driver drains the queue at every barrier; a "
           "batch goes out when full or when its oldest frame is due (at most "
-          "frames-in-flight + 1 frames)", 1, MAX_FRAMES_IN_FLIGHT, DEFAULT_BATCH, rw));
+          "frames-in-flight + 1 frames; -1: 16 when upstream is not live, 1 "
+          "when it is)", AUTO, MAX_FRAMES_IN_FLIGHT, AUTO, rw));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

@@ -453,7 +453,9 @@ GST_END_TEST;
 GST_START_TEST (vectors_vulkan_memory)
 {
   for (const Vector &v : vectors ()) {
-    check_vector (v, true, nullptr, nullptr, IdctFlavor::kX86);
+    /* The harness is a live upstream: the throughput pacing here, the live
+     * one (the default there) for system memory. */
+    check_vector (v, true, "frames-in-flight=32 batch=16", nullptr, IdctFlavor::kX86);
     printf ("PASS %-36s memory:VulkanBuffer, %zu frame(s)\n", v.info.file.c_str (),
         v.frames.size ());
   }
@@ -665,6 +667,78 @@ static std::string play_to_end (const std::string &desc)
   gst_object_unref (pipe);
   return r;
 }
+
+/* The decoder's own latency, from a latency query on its source pad
+ * less what upstream reports. */
+static GstClockTime own_latency (GstElement *dec, gboolean *live)
+{
+  GstPad *src = gst_element_get_static_pad (dec, "src");
+  GstPad *sink = gst_element_get_static_pad (dec, "sink");
+  GstQuery *q = gst_query_new_latency (), *up = gst_query_new_latency ();
+  fail_unless (gst_pad_query (src, q));
+  fail_unless (gst_pad_peer_query (sink, up));
+  GstClockTime min = 0, up_min = 0;
+  gst_query_parse_latency (q, live, &min, nullptr);
+  gst_query_parse_latency (up, nullptr, &up_min, nullptr);
+  gst_query_unref (q);
+  gst_query_unref (up);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  return min - up_min;
+}
+
+/* Pacing by liveness: a live upstream (the harness answers latency queries
+ * as live) gets one frame a submission and two in flight, output at the
+ * latest when a third frame arrives, and 2 frames of latency reported; a file
+ * (qtdemux, not live) gets 32 in flight and reports 32 frames; the
+ * properties override either. */
+GST_START_TEST (live_pacing)
+{
+  const Vector &v = vector_named ("aw_hq_336x200.mov");
+  for (const char *props : { (const char *) nullptr, "frames-in-flight=5 batch=2" }) {
+    GstHarness *h = new_decoder (props, false);
+    set_vector_caps (h, v);
+    int pushed = 0;
+    while (gst_harness_buffers_received (h) == 0 && pushed < 8) {
+      const Span &s = v.frames[pushed % v.frames.size ()];
+      fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[s.offset], s.size,
+                  pushed)), GST_FLOW_OK);
+      pushed++;
+    }
+    gboolean live = FALSE;
+    const GstClockTime lat = own_latency (h->element, &live);
+    printf ("live upstream, %s: first output after %d frames, latency %" GST_TIME_FORMAT "\n",
+        props ? props : "defaults", pushed, GST_TIME_ARGS (lat));
+    fail_unless (live);
+    /* At the latest when the window overflows; earlier if the GPU was done. */
+    fail_unless (pushed <= (props ? 6 : 3), "no output after %d frames", pushed);
+    fail_unless_equals_uint64 (lat, (props ? 5 : 2) * GST_SECOND / 25);
+    teardown (h);
+  }
+  if (!have_qtdemux ("live_pacing"))
+    return;
+  const std::string path = gpc_test::media_dir () + "/prores/aw_hq_336x200.mov";
+  for (const char *props : { "", "frames-in-flight=3" }) {
+    GstElement *pipe = gst_parse_launch (("filesrc location=\"" + path + "\" ! qtdemux ! "
+            "vkproresdec name=dec " + props + " ! fakesink").c_str (), nullptr);
+    fail_unless (pipe != nullptr);
+    fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
+    fail_unless (gst_element_get_state (pipe, nullptr, nullptr, 60 * GST_SECOND) ==
+        GST_STATE_CHANGE_SUCCESS);
+    GstElement *dec = gst_bin_get_by_name (GST_BIN (pipe), "dec");
+    gboolean live = TRUE;
+    const GstClockTime lat = own_latency (dec, &live);
+    printf ("file, %s: latency %" GST_TIME_FORMAT "\n", *props ? props : "defaults",
+        GST_TIME_ARGS (lat));
+    fail_unless (!live);
+    fail_unless_equals_uint64 (lat, (*props ? 3 : 32) * GST_SECOND / 25);
+    gst_object_unref (dec);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (pipe);
+  }
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
 
 /* filesrc ! qtdemux ! vkproresdec ! videoconvert: qtdemux's caps, the
  * system-memory fallback in front of a CPU element. */
@@ -1039,6 +1113,7 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (matroska_caps),
         GPC_CHECK_TEST (renegotiation),
         GPC_CHECK_TEST (flush_and_restart),
+        GPC_CHECK_TEST (live_pacing),
         GPC_CHECK_TEST (qtdemux_pipeline),
         GPC_CHECK_TEST (vmafmotion_zero_copy),
         GPC_CHECK_TEST (damaged_frames),
