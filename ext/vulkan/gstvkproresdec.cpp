@@ -146,10 +146,10 @@ struct FrameJob
 {
   gpc::prores::GpuFrameParams fp;
   gsize frame_size, up_size;
-  GstBuffer *staging, *input;   /* the upload; input == staging when direct */
+  GstBuffer *staging, *input;   /* the upload, host-visible, and its device copy */
   GstBuffer *scratch;           /* AYUV64: decoded planes before packing */
   GstBuffer *out;               /* Vulkan output buffer (NULL for download) */
-  GstBuffer *staged_out;        /* download by copy: device planes copied to the host after */
+  GstBuffer *staged_out;        /* download: device planes copied to the host after */
   gpc::ProResPlanes planes, outp;
 };
 
@@ -199,10 +199,6 @@ struct _GstVkProResDec
   gboolean have_config;
   gboolean vulkan_output;
   gboolean warned_alpha;
-  gboolean direct_upload;       /* GPC_PRORES_DIRECT_UPLOAD (tuning) */
-  gboolean copy_download;       /* decode to device memory, then one transfer to the
-                                 * host (default), or (GPC_PRORES_DOWNLOAD=direct,
-                                 * tuning) the kernel writes host memory itself */
   guint batch;                  /* this stream's frames per submission */
   guint unsubmitted;            /* pending frames recorded in no submission yet */
   GstBufferPool *vk_pool;
@@ -753,15 +749,15 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     download = self->download_cache->acquire (l.size, &error);
     if (!download)
       goto error;
-    GstVulkanBufferMemory *m = gpc::vk_buffer_memory (download);
+    forget_gpu_state (gpc::vk_buffer_memory (download));
+    /* Decoded to device memory, then one transfer to the host: 784 fps at
+     * 2160p HQ on the H100 against 132 with the kernel writing host memory
+     * itself (docs/performance.md). */
+    staged_out = self->device_cache->acquire (l.size, &error);
+    if (!staged_out)
+      goto error;
+    GstVulkanBufferMemory *m = gpc::vk_buffer_memory (staged_out);
     forget_gpu_state (m);
-    if (self->copy_download) {
-      staged_out = self->device_cache->acquire (l.size, &error);
-      if (!staged_out)
-        goto error;
-      m = gpc::vk_buffer_memory (staged_out);
-      forget_gpu_state (m);
-    }
     for (guint32 p = 0; p < c.n_planes; p++) {
       outp.mem[p] = m;
       outp.offset[p] = l.offset[p] / 4;
@@ -795,10 +791,9 @@ submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     /* The one upload: params, slice records and the frame's bytes. */
     const gsize up_size = gpc::VkProResKernel::upload_size (slices.size (), size);
     GstBuffer *staging = self->staging_cache->acquire (up_size, &error);
-    /* direct-upload: the kernel reads the staging buffer over the bus
-     * instead of a device-local copy (no transfer before the dispatch). */
-    GstBuffer *input = !staging ? NULL : self->direct_upload ? gst_buffer_ref (staging) :
-        self->device_cache->acquire (up_size, &error);
+    /* The kernel reads a device-local copy (bench-vkproresdec also times
+     * it reading the host-visible upload itself). */
+    GstBuffer *input = !staging ? NULL : self->device_cache->acquire (up_size, &error);
     if (!input) {
       gst_clear_buffer (&staging);
       goto error;
@@ -866,25 +861,18 @@ record_batch (GstVkProResDec * self)
   exec->collect ();
   ok = exec->begin (&error);
   const bool begun = ok;
-  bool copies = false;
   for (size_t i = first; ok && i < self->pending->size (); i++) {
     FrameJob *job = (*self->pending)[i].job;
     GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (job->staging);
     GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (job->input);
     /* Host writes are visible to the submission that follows them, and
      * both buffers are free (see forget_gpu_state): no barrier before. */
-    if (dmem == smem) {
-      claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT);
-      continue;
-    }
     claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     claim_gpu_state (exec, dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferCopy region = { 0, 0, job->up_size };
     vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
-    copies = true;
   }
-  if (ok && copies) {
+  if (ok) {
     exec->global_barrier (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     for (size_t i = first; i < self->pending->size (); i++)
@@ -1268,11 +1256,6 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
   if (!self->copier)
     self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
   self->submitted = 0;
-  self->direct_upload = g_getenv ("GPC_PRORES_DIRECT_UPLOAD") != NULL &&
-      atoi (g_getenv ("GPC_PRORES_DIRECT_UPLOAD")) != 0;
-  /* The transfer reached 784 fps at 2160p HQ on the H100, kernel writes to
-   * host memory 132 (docs/performance.md). */
-  self->copy_download = g_strcmp0 (g_getenv ("GPC_PRORES_DOWNLOAD"), "direct") != 0;
   self->have_config = FALSE;
   self->warned_alpha = FALSE;
   self->frames_bad_slices = 0;

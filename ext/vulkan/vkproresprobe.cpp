@@ -11,11 +11,11 @@
 
 namespace gpc {
 
-/* The largest workgroup of the default kernels (the fused decoder and the
- * split path's first pass) and the shared memory the split path's second
- * pass takes for 4:4:4 (12 KiB of coefficients and its tables): both are
- * within Vulkan's required minimums, so only a non-conformant device fails
- * here, but the check keeps the rank honest if the kernels grow. */
+/* The largest workgroup the element's kernels use (the split path's first
+ * pass) and the shared memory its second pass takes for 4:4:4 (12 KiB of
+ * coefficients and its tables): both are within Vulkan's required
+ * minimums, so only a non-conformant device fails here, but the check
+ * keeps the rank honest if the kernels grow. */
 static const uint32_t kWorkgroupInvocations = 128;
 static const uint32_t kSharedMemoryBytes = 16384;
 
