@@ -8,16 +8,22 @@
  * Decodes Apple ProRes (proxy, LT, standard, HQ, 4444, 4444 XQ; progressive
  * and interlaced; alpha) on a Vulkan device, bit-exact with FFmpeg's
  * software decoder. The CPU parses each frame (bounds checked) and uploads
- * the frame with its slice records in one transfer; entropy decoding,
- * dequantisation and the IDCT run on the GPU, one workgroup per slice.
+ * the frame with its slice records in one transfer; entropy decoding
+ * (one invocation per slice component), then dequantisation and the IDCT
+ * (one workgroup per slice) run on the GPU (vkproresscheduler.h).
+ *
+ * Ranked above avdec_prores where the default Vulkan device is a GPU that
+ * runs the kernels, NONE elsewhere (vkproresprobe.h), so that playbin and
+ * decodebin use it only where it pays.
  *
  * Output is `memory:VulkanBuffer` (one storage buffer per plane with a
  * #GstVideoMeta, nothing read back) when downstream asks for it, else system
  * memory through an internal download. Formats as FFmpeg decodes the
  * stream: I422_10LE / Y444_10LE for the 4:2:2 profiles, Y444_12LE /
  * I422_12LE for 4444 and 4444 XQ, A422_10LE / A444_10LE with alpha at 10
- * bits. GStreamer 1.22 has no 12-bit format with alpha: there the alpha
- * plane is dropped (with a warning); #GstVkProResDec:skip-alpha drops it
+ * bits, AYUV64 for 4:4:4 with alpha at 12 bits (GStreamer 1.22 has no
+ * planar 12-bit format with alpha); 4:2:2 with alpha at 12 bits drops the
+ * alpha plane (with a warning); #GstVkProResDec:skip-alpha drops it
  * always.
  *
  * ## Example launch lines
@@ -35,30 +41,20 @@
 #include <gst/video/video.h>
 #include "compute/gpcvk.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#include <atomic>
-#include <deque>
-#include <memory>
 #include <string>
-#include <vector>
 
-#include "compute/gpcvkbuffer.h"
-#include "compute/gpcvkcompat.h"
 #include "compute/gpcvkcontext.h"
-#include "compute/gpcvkexec.h"
-#include "prores-frame.h"
-#include "prores-gpu-layout.h"
-#include "vkproreskernel.h"
 #include "gpc-parallel-copy.h"
+#include "prores-frame.h"
 #include "vkproresoutput.h"
 #include "vkproresprobe.h"
+#include "vkproresscheduler.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_prores_dec_debug);
 #define GST_CAT_DEFAULT gst_vk_prores_dec_debug
 
-#define N_SLOTS 64
 #define MAX_FRAMES_IN_FLIGHT 32
 /* What frames-in-flight and batch left at -1 (auto) mean. Upstream not
  * live: throughput, as measured on the H100 (docs/performance.md): 16-frame
@@ -72,8 +68,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_vk_prores_dec_debug);
 #define THROUGHPUT_BATCH 16
 #define LIVE_FRAMES_IN_FLIGHT 2
 #define LIVE_BATCH 1
-/* A submission that takes longer than this means a lost or hung device. */
-#define GPU_TIMEOUT_NS (10 * GST_SECOND)
 /* Bit positions in the kernel are 32-bit. */
 #define MAX_FRAME_BYTES (256u << 20)
 
@@ -140,29 +134,6 @@ idct_get_type (void)
   return type;
 }
 
-/* What recording a frame's GPU work needs, from its upload to its
- * submission (frames are recorded in batches, see record_batch()). */
-struct FrameJob
-{
-  gpc::prores::GpuFrameParams fp;
-  gsize frame_size, up_size;
-  GstBuffer *staging, *input;   /* the upload, host-visible, and its device copy */
-  GstBuffer *scratch;           /* AYUV64: decoded planes before packing */
-  GstBuffer *out;               /* Vulkan output buffer (NULL for download) */
-  GstBuffer *staged_out;        /* download: device planes copied to the host after */
-  gpc::ProResPlanes planes, outp;
-};
-
-/* A frame the GPU works on. */
-struct PendingFrame
-{
-  GstVideoCodecFrame *frame;
-  GstVulkanFence *fence;        /* NULL until its batch is submitted */
-  guint32 slot;
-  guint32 num_slices;
-  GstBuffer *download;          /* host-visible planes (system memory output) */
-  FrameJob *job;                /* until submitted */
-};
 
 } // namespace
 
@@ -180,18 +151,9 @@ struct _GstVkProResDec
 
   GpcVkContext vk;
   gboolean opening;             /* in NULL -> READY (see post_message) */
-  gpc::VkExec *exec;
-  gpc::VkProResKernel *kernel;
-  gpc::VkBufferCache *device_cache;
-  gpc::VkBufferCache *staging_cache;
-  gpc::VkBufferCache *download_cache; /* host-read memory */
-  /* Downloads lent downstream as output buffers (see wrap_download); the
-   * count outlives the element, as the last buffer may come back later. */
-  std::shared_ptr<std::atomic<int>> *lent;
+  gpc::ProResScheduler *sched;  /* from start to stop */
+  gpc::ProResDownloads *downloads;
   gpc::ParallelCopy *copier;
-  GstMemory *status;            /* N_SLOTS x 4 words, host-visible */
-  GstMapInfo status_map;        /* mapped from start to stop */
-  guint64 submitted;
 
   GstVideoCodecState *input_state;
   guint32 variant_depth;
@@ -200,13 +162,10 @@ struct _GstVkProResDec
   gboolean vulkan_output;
   gboolean warned_alpha;
   guint batch;                  /* this stream's frames per submission */
-  guint unsubmitted;            /* pending frames recorded in no submission yet */
   GstBufferPool *vk_pool;
   guint64 frames_bad_slices;
   guint64 frames_skipped;       /* undecodable, since start or the last flush */
   guint64 frames_decoded;       /* finished, likewise */
-
-  std::deque<PendingFrame> *pending;
 };
 
 #define gst_vk_prores_dec_parent_class parent_class
@@ -255,125 +214,8 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
         (GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER, OUT_FORMATS) "; "
         GST_VIDEO_CAPS_MAKE (OUT_FORMATS)));
 
-/* A buffer handed out by our caches or our pool is free: every GPU access
- * of its previous use has completed, since its holders release it only
- * once their submission's fence has signalled (ours through VkExec::keep,
- * downstream Vulkan elements likewise). Its barriers then need not wait for
- * that work: forgetting the state keeps frames from serialising on the GPU
- * through recycled buffers, so a frame's slices can start while the long
- * slices of the previous frame still run. */
-static void
-forget_gpu_state (GstVulkanBufferMemory * m)
-{
-  m->barrier.parent.pipeline_stages = 0;
-  m->barrier.parent.access_flags = 0;
-}
-
-/* The state of a free buffer about to be used by (stage, access): no
- * barrier needed before, the next user's barrier starts from here. */
-static void
-claim_gpu_state (gpc::VkExec * exec, GstVulkanBufferMemory * m,
-    VkPipelineStageFlags stage, VkAccessFlags access)
-{
-  gpc::barrier_set (&m->barrier.parent, stage, access, exec->queue ());
-}
 
 /* ------------------------------------------------------------ completion */
-
-/* Copies the cropped planes of a finished download into the output frame. */
-static gboolean
-copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
-{
-  GstVideoCodecState *state =
-      gst_video_decoder_get_output_state (GST_VIDEO_DECODER (self));
-  if (!state)
-    return FALSE;
-  GstVideoFrame vf;
-  gboolean ok = FALSE;
-  GstMemory *hmem = gst_buffer_peek_memory (host, 0);
-  GstMapInfo map;
-  if (gst_video_frame_map (&vf, &state->info, out, GST_MAP_WRITE)) {
-    if (gst_memory_map (hmem, &map, GST_MAP_READ)) {
-      const gpc::ProResHostLayout l = gpc::prores_host_layout (self->config);
-      for (guint32 p = 0; p < self->config.n_planes; p++) {
-        guint8 *dst = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
-        const gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
-        const guint8 *src = map.data + l.offset[p];
-        const gsize row = self->config.row_bytes[p];
-        self->copier->copy_rows (dst, ds, src, l.stride[p],
-            (gsize) ds == l.stride[p] ? l.stride[p] : row, self->config.height);
-      }
-      gst_memory_unmap (hmem, &map);
-      ok = TRUE;
-    }
-    gst_video_frame_unmap (&vf);
-  }
-  gst_video_codec_state_unref (state);
-  return ok;
-}
-
-/* Downloads lent downstream at most at once: more would grow the cache of
- * host memory without bound behind a deep queue; beyond it frames are
- * copied out instead. */
-#define MAX_LENT_DOWNLOADS 16
-
-namespace {
-
-struct LentDownload
-{
-  GstBuffer *host;
-  GstMapInfo map;
-  std::shared_ptr<std::atomic<int>> lent;
-};
-
-} // namespace
-
-static void
-lent_download_free (gpointer data)
-{
-  LentDownload *w = (LentDownload *) data;
-  gst_memory_unmap (gst_buffer_peek_memory (w->host, 0), &w->map);
-  gst_buffer_unref (w->host);   /* back to the download cache */
-  (*w->lent)--;
-  delete w;
-}
-
-/* The finished download itself as the output buffer (read-only, no CPU
- * copy), when its planes are laid out as the output caps lay them out;
- * NULL when the frame must be copied instead. */
-static GstBuffer *
-wrap_download (GstVkProResDec * self, GstBuffer * host)
-{
-  if (**self->lent >= MAX_LENT_DOWNLOADS)
-    return NULL;
-  GstVideoCodecState *state =
-      gst_video_decoder_get_output_state (GST_VIDEO_DECODER (self));
-  if (!state)
-    return NULL;
-  const gpc::ProResHostLayout l = gpc::prores_host_layout (self->config);
-  bool same = GST_VIDEO_INFO_N_PLANES (&state->info) == self->config.n_planes
-      && GST_VIDEO_INFO_SIZE (&state->info) == l.size;
-  for (guint32 p = 0; same && p < self->config.n_planes; p++)
-    same = GST_VIDEO_INFO_PLANE_OFFSET (&state->info, p) == l.offset[p]
-        && (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&state->info, p) == l.stride[p];
-  gst_video_codec_state_unref (state);
-  if (!same) {
-    GST_LOG_OBJECT (self, "output layout differs from the download's: copying");
-    return NULL;
-  }
-  LentDownload *w = new LentDownload { gst_buffer_ref (host), GstMapInfo (), *self->lent };
-  if (!gst_memory_map (gst_buffer_peek_memory (host, 0), &w->map, GST_MAP_READ)) {
-    gst_buffer_unref (w->host);
-    delete w;
-    return NULL;
-  }
-  (*w->lent)++;
-  GST_LOG_OBJECT (self, "download lent as the output buffer (%d lent)", (int) **self->lent);
-  GstBuffer *out = gst_buffer_new ();
-  gst_buffer_append_memory (out, gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
-          w->map.data, w->map.size, 0, l.size, w, lent_download_free));
-  return out;
-}
 
 static void
 set_field_flags (GstVkProResDec * self, GstBuffer * out)
@@ -385,30 +227,15 @@ set_field_flags (GstVkProResDec * self, GstBuffer * out)
   }
 }
 
-static void
-free_job (FrameJob * job)
+/* Frames the scheduler gives back undecoded (a failed submission) are
+ * dropped. */
+static gpc::ProResScheduler::DropFn
+dropper (GstVkProResDec * self)
 {
-  if (!job)
-    return;
-  gst_clear_buffer (&job->staging);
-  gst_clear_buffer (&job->input);
-  gst_clear_buffer (&job->scratch);
-  gst_clear_buffer (&job->staged_out);
-  delete job;
+  return [self] (void *frame) {
+    gst_video_decoder_drop_frame (GST_VIDEO_DECODER (self), (GstVideoCodecFrame *) frame);
+  };
 }
-
-static void
-release_pending (PendingFrame & f)
-{
-  if (f.fence)
-    gst_vulkan_fence_unref (f.fence);
-  f.fence = NULL;
-  free_job (f.job);
-  f.job = NULL;
-  gst_clear_buffer (&f.download);
-}
-
-static GstFlowReturn record_batch (GstVkProResDec * self);
 
 /* A frame that cannot be decoded at all: counted against max-errors (the
  * base class's budget, unlimited by default, as for avdec_prores), dropped
@@ -429,86 +256,72 @@ skip_undecodable (GstVkProResDec * self, GstVideoCodecFrame * frame, const gchar
   return ret;
 }
 
-/* Waits for the oldest frame and finishes (or drops) it. */
+/* Waits for the oldest frame and finishes (or skips) it. */
 static GstFlowReturn
 complete_oldest (GstVkProResDec * self)
 {
   GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
-  if (!self->pending->front ().fence) {
-    GstFlowReturn r = record_batch (self);
-    if (r != GST_FLOW_OK)
-      return r;
-  }
-  PendingFrame f = self->pending->front ();
-  self->pending->pop_front ();
+  gpc::ProResScheduler::Done f;
   GError *error = NULL;
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  if (!self->exec->wait (f.fence, GPU_TIMEOUT_NS, &error)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("The Vulkan device failed while decoding"), ("%s", error->message));
+  if (!self->sched->complete_oldest (&f, dropper (self), &error)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("The Vulkan device failed while decoding"),
+        ("%s", error ? error->message : "unknown"));
     g_clear_error (&error);
-    release_pending (f);
-    gst_video_decoder_drop_frame (dec, f.frame);
     return GST_FLOW_ERROR;
   }
-
-  guint32 failed = 0, first = 0, code = 0;
-  {
-    const guint32 *s = (const guint32 *) self->status_map.data + 4 * f.slot;
-    failed = s[0];
-    first = s[1];
-    code = s[2];
-  }
-  if (failed >= f.num_slices) {
-    release_pending (f);
+  GstVideoCodecFrame *frame = (GstVideoCodecFrame *) f.frame;
+  if (f.failed >= f.slices) {
+    gst_clear_buffer (&f.download);
     gchar *why = g_strdup_printf ("none of its %u slices decoded (first error: status %u)",
-        f.num_slices, code);
-    ret = skip_undecodable (self, f.frame, why);
+        f.slices, f.code);
+    GstFlowReturn ret = skip_undecodable (self, frame, why);
     g_free (why);
     return ret;
   }
-  if (failed) {
+  if (f.failed) {
     /* As FFmpeg: the frame goes out, its bad slices as they came out;
      * flagged corrupted (dropped with discard-corrupted-frames=true). */
-    GST_VIDEO_CODEC_FRAME_FLAG_SET (f.frame, GST_VIDEO_CODEC_FRAME_FLAG_CORRUPTED);
+    GST_VIDEO_CODEC_FRAME_FLAG_SET (frame, GST_VIDEO_CODEC_FRAME_FLAG_CORRUPTED);
     self->frames_bad_slices++;
     GST_WARNING_OBJECT (self, "frame %u: %u of %u slices failed (first: slice %u,"
-        " status %u)", f.frame->system_frame_number, failed, f.num_slices,
-        first - 1, code);
+        " status %u)", frame->system_frame_number, f.failed, f.slices, f.first_failed, f.code);
     /* Tell the application once; the log has every frame. */
     if (self->frames_bad_slices == 1)
       GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Damaged ProRes frames"),
           ("frame %u: %u of its %u slices could not be decoded (first: slice %u, "
               "status %u); such frames are output with those slices undefined",
-              f.frame->system_frame_number, failed, f.num_slices, first - 1, code));
+              frame->system_frame_number, f.failed, f.slices, f.first_failed, f.code));
   }
-  /* System memory: the download lent as it is, or copied into a buffer
-   * of the negotiated pool. */
-  GstBuffer *lent = f.download ? wrap_download (self, f.download) : NULL;
-  if (lent) {
-    gst_buffer_replace (&f.frame->output_buffer, NULL);
-    f.frame->output_buffer = lent;
-    set_field_flags (self, lent);
-  } else if (f.download) {
-    ret = gst_video_decoder_allocate_output_frame (dec, f.frame);
+  if (f.download) {
+    /* System memory: the download lent as it is, or copied into a buffer
+     * of the negotiated pool. */
+    GstFlowReturn ret = GST_FLOW_OK;
+    GstVideoCodecState *state = gst_video_decoder_get_output_state (dec);
+    GstBuffer *lent = state ? self->downloads->lend (f.download, self->config, &state->info) :
+        NULL;
+    if (lent) {
+      GST_LOG_OBJECT (self, "download lent as the output buffer");
+      gst_buffer_replace (&frame->output_buffer, NULL);
+      frame->output_buffer = lent;
+    } else {
+      ret = gst_video_decoder_allocate_output_frame (dec, frame);
+      if (ret == GST_FLOW_OK && !(state && gpc::ProResDownloads::copy (f.download, self->config,
+                  &state->info, frame->output_buffer, self->copier))) {
+        GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read back a frame"), (NULL));
+        ret = GST_FLOW_ERROR;
+      }
+    }
+    if (state)
+      gst_video_codec_state_unref (state);
+    gst_buffer_unref (f.download);
     if (ret != GST_FLOW_OK) {
-      release_pending (f);
-      gst_video_decoder_drop_frame (dec, f.frame);
+      gst_video_decoder_drop_frame (dec, frame);
       return ret;
     }
-    set_field_flags (self, f.frame->output_buffer);
+    set_field_flags (self, frame->output_buffer);
   }
-  if (f.download && !lent && !copy_download (self, f.download, f.frame->output_buffer)) {
-    release_pending (f);
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read back a frame"),
-        (NULL));
-    gst_video_decoder_drop_frame (dec, f.frame);
-    return GST_FLOW_ERROR;
-  }
-  release_pending (f);
   self->frames_decoded++;
-  return gst_video_decoder_finish_frame (dec, f.frame);
+  return gst_video_decoder_finish_frame (dec, frame);
 }
 
 /* Finishes every pending frame, in order. */
@@ -516,7 +329,7 @@ static GstFlowReturn
 drain_pending (GstVkProResDec * self)
 {
   GstFlowReturn ret = GST_FLOW_OK;
-  while (!self->pending->empty ()) {
+  while (!self->sched->empty ()) {
     GstFlowReturn r = complete_oldest (self);
     if (ret == GST_FLOW_OK)
       ret = r;
@@ -524,19 +337,14 @@ drain_pending (GstVkProResDec * self)
   return ret;
 }
 
-/* Drops pending frames (flush, stop): waits for the GPU, outputs nothing. */
+/* Drops pending frames (flush, stop): waits for the GPU, outputs nothing;
+ * the base class drops its own references to the frames. */
 static void
 discard_pending (GstVkProResDec * self)
 {
-  self->unsubmitted = 0;
-  while (!self->pending->empty ()) {
-    PendingFrame f = self->pending->front ();
-    self->pending->pop_front ();
-    if (f.fence)
-      self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
-    release_pending (f);
-    gst_video_codec_frame_unref (f.frame);
-  }
+  self->sched->discard ([] (void *frame) {
+        gst_video_codec_frame_unref ((GstVideoCodecFrame *) frame);
+      });
 }
 
 /* ----------------------------------------------------------- negotiation */
@@ -636,9 +444,8 @@ update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
   /* The decoder drops the old pool itself (deactivating it here could
    * break a downstream element still using it). */
   gst_clear_object (&self->vk_pool);
-  self->download_cache->trim ();
-  if (self->kernel)
-    self->kernel->trim ();
+  self->downloads->trim ();
+  self->sched->trim ();
   return gst_video_decoder_negotiate (dec);
 }
 
@@ -682,286 +489,44 @@ gst_vk_prores_dec_decide_allocation (GstVideoDecoder * dec, GstQuery * query)
 
 /* --------------------------------------------------------------- frames */
 
-/* Prepares a parsed frame's GPU work: output (or download) planes, the
- * upload written; queues it as pending and submits the batch once full.
- * On failure the frame is dropped with an error. */
+/* Queues a parsed frame's GPU work and submits the batch once full. On
+ * failure the frame is dropped with an error. */
 static GstFlowReturn
 submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     const guint8 * data, gsize size, const gpc::prores::Frame & parsed)
 {
   GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
   GError *error = NULL;
-  const gpc::ProResOutConfig & c = self->config;
-
-  gpc::prores::GpuFrameParams fp;
-  std::vector < gpc::prores::GpuSliceDesc > slices;
-  gpc::prores::build_gpu_layout (parsed, c.depth, !c.alpha,
-      self->idct == IDCT_C ? gpc::prores::IdctFlavor::kC : gpc::prores::IdctFlavor::kX86,
-      &fp, &slices);
-
   /* Vulkan output: the frame's buffer now (our pool has no upper limit).
-   * System memory: when the download completes, so that a downstream pool
-   * with few buffers cannot block us while we hold frames in flight. */
-  GstBuffer *out = NULL;
+   * System memory: a download buffer now, the output buffer when the
+   * download completes, so that a downstream pool with few buffers cannot
+   * block us while we hold frames in flight. */
+  GstBuffer *vk_out = NULL, *download = NULL;
   if (self->vulkan_output) {
     GstFlowReturn ret = gst_video_decoder_allocate_output_frame (dec, frame);
     if (ret != GST_FLOW_OK) {
       gst_video_decoder_drop_frame (dec, frame);
       return ret;
     }
-    out = frame->output_buffer;
-    set_field_flags (self, out);
-  }
-
-  /* Where the planes go: the output buffer's storage buffers (padded
-   * layout), or a host-visible buffer in the cropped host layout; for
-   * AYUV64 the kernel decodes into scratch planes that are packed after. */
-  gpc::ProResPlanes outp = { };
-  gpc::ProResPlanes planes = { };
-  GstBuffer *download = NULL;
-  GstBuffer *scratch = NULL;
-  GstBuffer *staged_out = NULL;
-  if (self->vulkan_output) {
-    gpc::ProResGpuLayout l = gpc::prores_vk_output_layout (c);
-    if (gst_buffer_n_memory (out) < c.n_planes) {
-      g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-          "output buffer has %u memories, %u planes needed",
-          gst_buffer_n_memory (out), c.n_planes);
-      goto error;
-    }
-    for (guint32 p = 0; p < c.n_planes; p++) {
-      GstMemory *m = gst_buffer_peek_memory (out, p);
-      if (!gpc::vk_is_storage_buffer (m) || gst_memory_get_sizes (m, NULL, NULL) < l.size[p]
-          || (m->offset % 4) != 0) {
-        g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-            "output plane %u is not a large enough storage buffer", p);
-        goto error;
-      }
-      outp.mem[p] = (GstVulkanBufferMemory *) m;
-      forget_gpu_state (outp.mem[p]);
-      outp.offset[p] = (guint32) (m->offset / 4);
-      outp.stride[p] = l.stride[p] / 4;
-      outp.row_words[p] = l.stride[p] / 4;
-    }
-    outp.rows = l.rows;
+    vk_out = frame->output_buffer;
+    set_field_flags (self, vk_out);
   } else {
-    const gpc::ProResHostLayout l = gpc::prores_host_layout (c);
-    download = self->download_cache->acquire (l.size, &error);
-    if (!download)
-      goto error;
-    forget_gpu_state (gpc::vk_buffer_memory (download));
-    /* Decoded to device memory, then one transfer to the host: 784 fps at
-     * 2160p HQ on the H100 against 132 with the kernel writing host memory
-     * itself (docs/performance.md). */
-    staged_out = self->device_cache->acquire (l.size, &error);
-    if (!staged_out)
-      goto error;
-    GstVulkanBufferMemory *m = gpc::vk_buffer_memory (staged_out);
-    forget_gpu_state (m);
-    for (guint32 p = 0; p < c.n_planes; p++) {
-      outp.mem[p] = m;
-      outp.offset[p] = l.offset[p] / 4;
-      outp.stride[p] = l.stride[p] / 4;
-      outp.row_words[p] = l.stride[p] / 4;
-    }
-    outp.rows = c.height;
+    download = self->downloads->acquire (self->config, &error);
   }
-  if (c.pack_ayuv64) {
-    gpc::ProResGpuLayout l = gpc::prores_gpu_layout (fp, c.decode_planes);
-    gsize total = 0;
-    for (guint32 p = 0; p < c.decode_planes; p++)
-      total += l.size[p];
-    scratch = self->device_cache->acquire (total, &error);
-    if (!scratch)
-      goto error;
-    forget_gpu_state (gpc::vk_buffer_memory (scratch));
-    gsize at = 0;
-    for (guint32 p = 0; p < c.decode_planes; p++) {
-      planes.mem[p] = gpc::vk_buffer_memory (scratch);
-      planes.offset[p] = (guint32) (at / 4);
-      planes.stride[p] = planes.row_words[p] = l.stride[p] / 4;
-      at += l.size[p];
-    }
-    planes.rows = l.rows;
-  } else {
-    planes = outp;
-  }
-
-  {
-    /* The one upload: params, slice records and the frame's bytes. */
-    const gsize up_size = gpc::VkProResKernel::upload_size (slices.size (), size);
-    GstBuffer *staging = self->staging_cache->acquire (up_size, &error);
-    /* The kernel reads a device-local copy (bench-vkproresdec also times
-     * it reading the host-visible upload itself). */
-    GstBuffer *input = !staging ? NULL : self->device_cache->acquire (up_size, &error);
-    if (!input) {
-      gst_clear_buffer (&staging);
-      goto error;
-    }
-    GstMemory *smem_raw = gst_buffer_peek_memory (staging, 0);
-    GstMapInfo map;
-    if (!gst_memory_map (smem_raw, &map, GST_MAP_WRITE)) {
-      gst_buffer_unref (staging);
-      gst_buffer_unref (input);
-      g_set_error (&error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
-          "could not map the upload buffer");
-      goto error;
-    }
-    gpc::VkProResKernel::fill_upload (map.data, fp, slices, data, size, self->copier);
-    gst_memory_unmap (smem_raw, &map);
-
-    FrameJob *job = new FrameJob ();
-    job->fp = fp;
-    job->frame_size = size;
-    job->up_size = up_size;
-    job->staging = staging;
-    job->input = input;
-    job->scratch = scratch;
-    scratch = NULL;
-    job->staged_out = staged_out;
-    staged_out = NULL;
-    job->out = out;
-    job->planes = planes;
-    job->outp = outp;
-    const guint32 slot = (guint32) (self->submitted++ % N_SLOTS);
-    self->pending->push_back ({frame, NULL, slot, fp.num_slices, download, job});
-    self->unsubmitted++;
-    if (self->unsubmitted >= self->batch)
-      return record_batch (self);
-  }
-  return GST_FLOW_OK;
-
-error:
+  const gpc::prores::IdctFlavor idct = self->idct == IDCT_C ?
+      gpc::prores::IdctFlavor::kC : gpc::prores::IdctFlavor::kX86;
+  const bool queued = (vk_out || download) && self->sched->queue (frame, data, size, parsed,
+      self->config, idct, vk_out, download, &error);
+  gst_clear_buffer (&download);
+  if (queued && self->sched->submit (true, dropper (self), &error))
+    return GST_FLOW_OK;
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
       ("Failed to submit ProRes decoding to the Vulkan device"),
       ("%s", error ? error->message : "unknown"));
   g_clear_error (&error);
-  gst_clear_buffer (&download);
-  gst_clear_buffer (&scratch);
-  gst_clear_buffer (&staged_out);
-  gst_video_decoder_drop_frame (dec, frame);
+  if (!queued)
+    gst_video_decoder_drop_frame (dec, frame);
   return GST_FLOW_ERROR;
-}
-
-/* Records and submits the frames not yet submitted (the tail of the
- * pending queue) as one command buffer: every upload copy, one barrier,
- * every frame's dispatch back to back (nothing between them: they overlap
- * on the GPU), one barrier to the host. They share its fence. */
-static GstFlowReturn
-record_batch (GstVkProResDec * self)
-{
-  if (self->unsubmitted == 0)
-    return GST_FLOW_OK;
-  gpc::VkExec * exec = self->exec;
-  GError *error = NULL;
-  const size_t first = self->pending->size () - self->unsubmitted;
-  const gpc::ProResOutConfig & c = self->config;
-  gboolean ok;
-
-  exec->collect ();
-  ok = exec->begin (&error);
-  const bool begun = ok;
-  for (size_t i = first; ok && i < self->pending->size (); i++) {
-    FrameJob *job = (*self->pending)[i].job;
-    GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (job->staging);
-    GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (job->input);
-    /* Host writes are visible to the submission that follows them, and
-     * both buffers are free (see forget_gpu_state): no barrier before. */
-    claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    claim_gpu_state (exec, dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = { 0, 0, job->up_size };
-    vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
-  }
-  if (ok) {
-    exec->global_barrier (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    for (size_t i = first; i < self->pending->size (); i++)
-      claim_gpu_state (exec, gpc::vk_buffer_memory ((*self->pending)[i].job->input),
-          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-  }
-  bool downloads = false;
-  /* Split path: the frames' first passes together, then their second
-   * passes (see VkProResKernel::begin_batch); not with AYUV64, whose
-   * packing reads each frame's planes right after its decoding. */
-  if (!c.pack_ayuv64)
-    self->kernel->begin_batch ();
-  for (size_t i = first; ok && i < self->pending->size (); i++) {
-    PendingFrame & f = (*self->pending)[i];
-    FrameJob *job = f.job;
-    ok = self->kernel->record (exec, gpc::vk_buffer_memory (job->input), job->fp,
-        job->frame_size, job->planes, (GstVulkanBufferMemory *) self->status, f.slot,
-        (guint32 *) self->status_map.data, &error, false);
-    if (ok && job->scratch)
-      ok = self->kernel->record_pack_ayuv64 (exec, job->planes, job->outp.mem[0],
-          job->outp.offset[0], job->outp.stride[0], c.width, c.height, &error);
-    exec->keep (GST_MINI_OBJECT_CAST (job->staging));
-    exec->keep (GST_MINI_OBJECT_CAST (job->input));
-    if (job->scratch)
-      exec->keep (GST_MINI_OBJECT_CAST (job->scratch));
-  }
-  if (!self->kernel->end_batch (exec, ok ? &error : NULL))
-    ok = false;
-  for (size_t i = first; ok && i < self->pending->size (); i++) {
-    PendingFrame & f = (*self->pending)[i];
-    FrameJob *job = f.job;
-    if (job->staged_out) {
-      /* Download by copy: the decoded planes to the host in one transfer. */
-      GstVulkanBufferMemory *src = gpc::vk_buffer_memory (job->staged_out);
-      GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (f.download);
-      exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-      claim_gpu_state (exec, dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-      /* The config is the frames' own: a change drains them first. */
-      VkBufferCopy region = { 0, 0, gpc::prores_host_layout (c).size };
-      vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
-      exec->keep (GST_MINI_OBJECT_CAST (job->staged_out));
-    }
-    if (f.download) {
-      exec->keep (GST_MINI_OBJECT_CAST (f.download));
-      downloads = true;
-    } else {
-      exec->keep (GST_MINI_OBJECT_CAST (job->out));
-    }
-  }
-  if (ok) {
-    /* Status slots and downloads to the host, once for the batch. */
-    exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    claim_gpu_state (exec, (GstVulkanBufferMemory *) self->status, VK_PIPELINE_STAGE_HOST_BIT,
-        VK_ACCESS_HOST_READ_BIT);
-    for (size_t i = first; downloads && i < self->pending->size (); i++)
-      if ((*self->pending)[i].download)
-        claim_gpu_state (exec, gpc::vk_buffer_memory ((*self->pending)[i].download),
-            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  }
-  GstVulkanFence *fence = NULL;
-  if (begun)
-    fence = exec->submit (ok ? &error : NULL);
-  if (!ok || !fence) {
-    if (fence)
-      gst_vulkan_fence_unref (fence);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Failed to submit ProRes decoding to the Vulkan device"),
-        ("%s", error ? error->message : "unknown"));
-    g_clear_error (&error);
-    while (self->unsubmitted > 0) {
-      PendingFrame f = self->pending->back ();
-      self->pending->pop_back ();
-      self->unsubmitted--;
-      release_pending (f);
-      gst_video_decoder_drop_frame (GST_VIDEO_DECODER (self), f.frame);
-    }
-    return GST_FLOW_ERROR;
-  }
-  for (size_t i = first; i < self->pending->size (); i++) {
-    PendingFrame & f = (*self->pending)[i];
-    f.fence = gst_vulkan_fence_ref (fence);
-    free_job (f.job);
-    f.job = NULL;
-  }
-  gst_vulkan_fence_unref (fence);
-  self->unsubmitted = 0;
-  return GST_FLOW_OK;
 }
 
 static GstFlowReturn
@@ -1033,13 +598,8 @@ gst_vk_prores_dec_handle_frame (GstVideoDecoder * dec, GstVideoCodecFrame * fram
 
   /* Never wait for a frame just submitted unless the window is full
    * (complete_oldest submits a batch still open). */
-  while (!self->pending->empty () && ret == GST_FLOW_OK) {
-    PendingFrame & oldest = self->pending->front ();
-    if (self->pending->size () <= self->frames_in_flight
-        && (!oldest.fence || !gst_vulkan_fence_is_signaled (oldest.fence)))
-      break;
+  while (ret == GST_FLOW_OK && !self->sched->empty () && self->sched->oldest_due ())
     ret = complete_oldest (self);
-  }
   return ret;
 }
 
@@ -1070,7 +630,7 @@ static gboolean
 gst_vk_prores_dec_flush (GstVideoDecoder * dec)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
-  if (self->exec)
+  if (self->sched)
     discard_pending (self);
   self->frames_skipped = self->frames_decoded = 0;
   return TRUE;
@@ -1096,6 +656,8 @@ choose_pacing (GstVkProResDec * self)
   const gboolean changed = in_flight != self->frames_in_flight || batch != self->batch;
   self->frames_in_flight = in_flight;
   self->batch = batch;
+  if (self->sched)
+    self->sched->set_pacing (in_flight, batch);
   GST_INFO_OBJECT (self, "upstream %s: %u frames in flight, batches of %u",
       live ? "live" : "not live", in_flight, batch);
   return changed;
@@ -1227,35 +789,19 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
 
   if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
     return FALSE;
-  self->exec = gpc::VkExec::create (self->vk.queue, &error);
-  if (self->exec)
-    self->kernel = gpc::VkProResKernel::create (self->vk.device, &error);
-  if (self->kernel)
-    self->status = gpc::vk_storage_alloc (self->vk.device, N_SLOTS * 16, true, &error);
-  if (self->status && !gst_memory_map (self->status, &self->status_map,
-          (GstMapFlags) (GST_MAP_READ | GST_MAP_WRITE))) {
-    g_set_error (&error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-        "could not map the status buffer");
-    gst_memory_unref (self->status);
-    self->status = nullptr;
-  }
-  if (!self->status) {
+  if (!self->copier)
+    self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
+  self->sched = gpc::ProResScheduler::create (self->vk.device, self->vk.queue, self->copier,
+      &error);
+  if (!self->sched) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Failed to set up ProRes decoding on the Vulkan device"),
         ("%s", error ? error->message : "unknown"));
     g_clear_error (&error);
-    delete self->kernel;
-    self->kernel = nullptr;
-    delete self->exec;
-    self->exec = nullptr;
     return FALSE;
   }
-  self->device_cache = new gpc::VkBufferCache (self->vk.device, false);
-  self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
-  self->download_cache = new gpc::VkBufferCache (self->vk.device, gpc::VkMemKind::HostRead);
-  if (!self->copier)
-    self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
-  self->submitted = 0;
+  self->sched->set_pacing (self->frames_in_flight, self->batch);
+  self->downloads = new gpc::ProResDownloads (self->vk.device);
   self->have_config = FALSE;
   self->warned_alpha = FALSE;
   self->frames_bad_slices = 0;
@@ -1268,29 +814,17 @@ gst_vk_prores_dec_stop (GstVideoDecoder * dec)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
 
-  if (self->exec) {
+  if (self->sched) {
     discard_pending (self);
-    self->exec->wait_idle ();
+    delete self->sched;         /* waits for the GPU */
+    self->sched = nullptr;
   }
   if (self->vk_pool) {
     gst_buffer_pool_set_active (self->vk_pool, FALSE);
     gst_clear_object (&self->vk_pool);
   }
-  delete self->device_cache;
-  self->device_cache = nullptr;
-  delete self->staging_cache;
-  self->staging_cache = nullptr;
-  delete self->download_cache;
-  self->download_cache = nullptr;
-  if (self->status) {
-    gst_memory_unmap (self->status, &self->status_map);
-    gst_memory_unref (self->status);
-  }
-  self->status = nullptr;
-  delete self->exec;
-  self->exec = nullptr;
-  delete self->kernel;
-  self->kernel = nullptr;
+  delete self->downloads;
+  self->downloads = nullptr;
   if (self->input_state)
     gst_video_codec_state_unref (self->input_state);
   self->input_state = NULL;
@@ -1390,9 +924,7 @@ static void
 gst_vk_prores_dec_finalize (GObject * object)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (object);
-  delete self->pending;
   delete self->copier;
-  delete self->lent;
   gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1407,8 +939,6 @@ gst_vk_prores_dec_init (GstVkProResDec * self)
   self->idct = IDCT_X86;
   self->batch_prop = AUTO;
   self->batch = THROUGHPUT_BATCH;
-  self->pending = new std::deque < PendingFrame > ();
-  self->lent = new std::shared_ptr < std::atomic < int >>(std::make_shared < std::atomic < int >>(0));
   new (&self->config) gpc::ProResOutConfig ();
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
   gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
