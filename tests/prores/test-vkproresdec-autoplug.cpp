@@ -96,6 +96,24 @@ static GstFlowReturn on_new_sample (GstElement *sink, gpointer data)
   return GST_FLOW_OK;
 }
 
+/* The first message of type `until` from `pipe` (`desc`); fails on an
+ * error message or after two minutes. */
+static GstMessage *wait_for (GstElement *pipe, const std::string &desc, GstMessageType until)
+{
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      (GstMessageType) (until | GST_MESSAGE_ERROR));
+  gst_object_unref (bus);
+  fail_unless (msg != nullptr, "%s: timed out", desc.c_str ());
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = nullptr;
+    gchar *dbg = nullptr;
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("%s: %s (%s)", desc.c_str (), err->message, dbg ? dbg : "");
+  }
+  return msg;
+}
+
 /* Plays `desc` (its appsink named "out", or playbin whose video-sink is
  * made here) to EOS; fails on an error message. */
 static void play (const std::string &desc, Run *run, bool playbin = false)
@@ -121,16 +139,7 @@ static void play (const std::string &desc, Run *run, bool playbin = false)
 
   fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE,
       "%s: does not start", desc.c_str ());
-  GstBus *bus = gst_element_get_bus (pipe);
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  fail_unless (msg != nullptr, "%s: timed out", desc.c_str ());
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gchar *dbg = nullptr;
-    gst_message_parse_error (msg, &err, &dbg);
-    fail ("%s: %s (%s)", desc.c_str (), err->message, dbg ? dbg : "");
-  }
-  gst_message_unref (msg);
+  gst_message_unref (wait_for (pipe, desc, GST_MESSAGE_EOS));
 
   GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipe));
   GValue v = G_VALUE_INIT;
@@ -143,7 +152,6 @@ static void play (const std::string &desc, Run *run, bool playbin = false)
   g_value_unset (&v);
   gst_iterator_free (it);
 
-  gst_object_unref (bus);
   gst_object_unref (sink);
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (pipe);
@@ -152,39 +160,44 @@ static void play (const std::string &desc, Run *run, bool playbin = false)
 }
 
 /* The same pictures, sample for sample, as avdec_prores's. */
+/* Sample `a` (frame `i` of `file`) is avdec_prores's `b`, sample for sample. */
+static void check_same_sample (const char *file, size_t i, GstSample *sa, GstSample *sb)
+{
+  GstVideoInfo a, b;
+  fail_unless (gst_video_info_from_caps (&a, gst_sample_get_caps (sa)));
+  fail_unless (gst_video_info_from_caps (&b, gst_sample_get_caps (sb)));
+  fail_unless (GST_VIDEO_INFO_FORMAT (&a) == GST_VIDEO_INFO_FORMAT (&b),
+      "%s frame %zu: %s, avdec_prores %s", file, i,
+      gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&a)),
+      gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&b)));
+  fail_unless (a.width == b.width && a.height == b.height);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (sa)),
+      GST_BUFFER_PTS (gst_sample_get_buffer (sb)));
+  GstVideoFrame fa, fb;
+  fail_unless (gst_video_frame_map (&fa, &a, gst_sample_get_buffer (sa), GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, &b, gst_sample_get_buffer (sb), GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+    const guint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, p);
+    const guint bytes = GST_VIDEO_FRAME_COMP_WIDTH (&fa, p) * GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, p);
+    for (guint y = 0; y < rows; y++) {
+      const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
+      const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
+      fail_unless (memcmp (ra, rb, bytes) == 0, "%s frame %zu plane %u row %u differs", file, i,
+          p, y);
+    }
+  }
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+}
+
 static void check_same_frames (const char *file, const Run &got, const Run &ref)
 {
   fail_unless_equals_int ((int) got.samples.size (), (int) ref.samples.size ());
   fail_unless (!ref.samples.empty (), "%s: no frames", file);
-  for (size_t i = 0; i < got.samples.size (); i++) {
-    GstVideoInfo a, b;
-    fail_unless (gst_video_info_from_caps (&a, gst_sample_get_caps (got.samples[i])));
-    fail_unless (gst_video_info_from_caps (&b, gst_sample_get_caps (ref.samples[i])));
-    fail_unless (GST_VIDEO_INFO_FORMAT (&a) == GST_VIDEO_INFO_FORMAT (&b),
-        "%s frame %zu: %s, avdec_prores %s", file, i,
-        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&a)),
-        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&b)));
-    fail_unless (a.width == b.width && a.height == b.height);
-    fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (got.samples[i])),
-        GST_BUFFER_PTS (gst_sample_get_buffer (ref.samples[i])));
-    GstVideoFrame fa, fb;
-    fail_unless (gst_video_frame_map (&fa, &a, gst_sample_get_buffer (got.samples[i]), GST_MAP_READ));
-    fail_unless (gst_video_frame_map (&fb, &b, gst_sample_get_buffer (ref.samples[i]), GST_MAP_READ));
-    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
-      const guint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, p);
-      const guint bytes = GST_VIDEO_FRAME_COMP_WIDTH (&fa, p) * GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, p);
-      for (guint y = 0; y < rows; y++) {
-        const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
-            y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
-        const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
-            y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
-        fail_unless (memcmp (ra, rb, bytes) == 0, "%s frame %zu plane %u row %u differs", file,
-            i, p, y);
-      }
-    }
-    gst_video_frame_unmap (&fa);
-    gst_video_frame_unmap (&fb);
-  }
+  for (size_t i = 0; i < got.samples.size (); i++)
+    check_same_sample (file, i, got.samples[i], ref.samples[i]);
 }
 
 static void reference_run (const std::string &path, Run *ref)
@@ -293,12 +306,15 @@ const CapsCase kCapsCases[] = {
 
 } // namespace
 
-/* Writes `c` as dir/name.mov; false when ffmpeg is missing. */
-static bool make_clip (const std::string &dir, const CapsCase &c, std::string *path)
+/* Writes `frames` frames of `c` as dir/name.mov; false when ffmpeg is
+ * missing. */
+static bool make_clip (const std::string &dir, const CapsCase &c, std::string *path,
+    int frames = 2)
 {
   *path = dir + "/" + c.name + ".mov";
   std::string cmd = std::string ("ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=size=64x48:rate=25,"
-      "format=") + c.pix_fmt + c.filter + " -frames:v 2 -c:v prores_ks -profile:v " +
+      "format=") + c.pix_fmt + c.filter + " -frames:v " + std::to_string (frames) +
+      " -c:v prores_ks -profile:v " +
       std::to_string (c.profile) + " " + c.opts + " " + *path;
   gchar **argv = nullptr;
   fail_unless (g_shell_parse_argv (cmd.c_str (), nullptr, &argv, nullptr));
@@ -467,6 +483,150 @@ GST_START_TEST (hdr_caps_like_avdec)
 }
 GST_END_TEST;
 
+/* ------------------------------------------------------------- seeking */
+
+/* The sink's answer to the segment-done event: the demuxer's message comes
+ * before the decoder has drained its frames, the event after. */
+static GstPadProbeReturn on_sink_event (GstPad *pad, GstPadProbeInfo *info, gpointer)
+{
+  if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_SEGMENT_DONE) {
+    GstElement *sink = gst_pad_get_parent_element (pad);
+    gst_element_post_message (sink, gst_message_new_application (GST_OBJECT (sink),
+            gst_structure_new_empty ("segment-done-at-sink")));
+    gst_object_unref (sink);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* `desc` (its appsink named "out") prerolled, `seek` sent in PAUSED, then
+ * played until EOS, or for a segment seek until the segment-done event
+ * reaches the sink; with `step`, a step of that many frames in PAUSED
+ * instead, until STEP_DONE. */
+static void seek_run (const std::string &desc, GstEvent *seek, guint64 step, Run *run)
+{
+  GstElement *pipe = gst_parse_launch (desc.c_str (), nullptr);
+  fail_unless (pipe != nullptr);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  g_object_set (sink, "emit-signals", TRUE, "sync", FALSE, NULL);
+  g_signal_connect (sink, "new-sample", G_CALLBACK (on_new_sample), run);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (pipe, nullptr, nullptr, 60 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  GstMessageType until = GST_MESSAGE_EOS;
+  if (seek) {
+    GstSeekFlags flags;
+    gst_event_parse_seek (seek, nullptr, nullptr, &flags, nullptr, nullptr, nullptr, nullptr);
+    if (flags & GST_SEEK_FLAG_SEGMENT) {
+      until = GST_MESSAGE_APPLICATION;
+      GstPad *pad = gst_element_get_static_pad (sink, "sink");
+      gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_sink_event, nullptr,
+          nullptr);
+      gst_object_unref (pad);
+    }
+    fail_unless (gst_element_send_event (pipe, seek));
+    fail_unless (gst_element_get_state (pipe, nullptr, nullptr, 60 * GST_SECOND) ==
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  if (step) {
+    until = GST_MESSAGE_STEP_DONE;
+    fail_unless (gst_element_send_event (pipe, gst_event_new_step (GST_FORMAT_BUFFERS, step, 1.0,
+                TRUE, FALSE)));
+  } else {
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+  }
+  GstMessage *msg = wait_for (pipe, desc, until);
+  if (step) {
+    guint64 amount = 0;
+    gst_message_parse_step_done (msg, nullptr, &amount, nullptr, nullptr, nullptr, nullptr,
+        nullptr);
+    fail_unless_equals_uint64 (amount, step);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (sink);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+}
+
+/* The frames of `run`, found by PTS among avdec_prores's `ref` and equal. */
+static void check_frames_by_pts (const char *what, const Run &run, const Run &ref)
+{
+  for (size_t i = 0; i < run.samples.size (); i++) {
+    const GstClockTime pts = GST_BUFFER_PTS (gst_sample_get_buffer (run.samples[i]));
+    GstSample *match = nullptr;
+    for (GstSample *r : ref.samples)
+      if (GST_BUFFER_PTS (gst_sample_get_buffer (r)) == pts)
+        match = r;
+    fail_unless (match != nullptr, "%s: output %zu at %" GST_TIME_FORMAT " not in the file",
+        what, i, GST_TIME_ARGS (pts));
+    check_same_sample (what, i, run.samples[i], match);
+  }
+}
+
+static GstClockTime pts_of (const Run &run, size_t i)
+{
+  return GST_BUFFER_PTS (gst_sample_get_buffer (run.samples[i]));
+}
+
+/* Through qtdemux on a 50-frame clip (2 s at 25 fps): a flushing seek, a
+ * segment seek, reverse playback and frame steps give the frames they
+ * should, each avdec_prores's picture of the same time. */
+GST_START_TEST (seeking)
+{
+  gchar *dir = g_dir_make_tmp ("gpc-prores-seek-XXXXXX", nullptr);
+  const CapsCase clip = { "seek", 3, "yuv422p10le", "", "" };
+  std::string path;
+  if (!make_clip (dir, clip, &path, 50)) {
+    printf ("SKIP seeking: no ffmpeg\n");
+    g_rmdir (dir);
+    g_free (dir);
+    return;
+  }
+  Run ref;
+  reference_run (path, &ref);
+  fail_unless_equals_int ((int) ref.samples.size (), 50);
+  const std::string desc = "filesrc location=\"" + path + "\" ! qtdemux ! vkproresdec ! "
+      "appsink name=out";
+  const GstSeekFlags flush = (GstSeekFlags) (GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE);
+  const GstClockTime frame = GST_SECOND / 25;
+  {
+    Run run;
+    seek_run (desc, gst_event_new_seek (1.0, GST_FORMAT_TIME, flush, GST_SEEK_TYPE_SET, GST_SECOND,
+            GST_SEEK_TYPE_NONE, 0), 0, &run);
+    fail_unless_equals_int ((int) run.samples.size (), 25);
+    fail_unless_equals_uint64 (pts_of (run, 0), GST_SECOND);
+    check_frames_by_pts ("flushing seek", run, ref);
+  }
+  {
+    Run run;
+    seek_run (desc, gst_event_new_seek (1.0, GST_FORMAT_TIME,
+            (GstSeekFlags) (flush | GST_SEEK_FLAG_SEGMENT), GST_SEEK_TYPE_SET, 10 * frame,
+            GST_SEEK_TYPE_SET, 30 * frame), 0, &run);
+    fail_unless_equals_int ((int) run.samples.size (), 20);
+    fail_unless_equals_uint64 (pts_of (run, 0), 10 * frame);
+    check_frames_by_pts ("segment seek", run, ref);
+  }
+  {
+    Run run;
+    seek_run (desc, gst_event_new_seek (-1.0, GST_FORMAT_TIME, flush, GST_SEEK_TYPE_SET, 0,
+            GST_SEEK_TYPE_SET, GST_SECOND), 0, &run);
+    fail_unless_equals_int ((int) run.samples.size (), 25);
+    for (size_t i = 0; i < run.samples.size (); i++)
+      fail_unless_equals_uint64 (pts_of (run, i), (24 - i) * frame);
+    check_frames_by_pts ("reverse playback", run, ref);
+  }
+  {
+    Run run;
+    seek_run (desc, nullptr, 5, &run);
+    check_frames_by_pts ("frame steps", run, ref);
+  }
+  g_unlink (path.c_str ());
+  g_rmdir (dir);
+  g_free (dir);
+  if (!g_no_vulkan)
+    gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 /* gst-inspect-1.0 vkproresdec on a registry of its own, with our plugin
  * only; returns what it printed (with our debug log). */
 static std::string inspect (const std::string &registry, const char *driver_files)
@@ -551,6 +711,7 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (playbin_plays),
         GPC_CHECK_TEST (caps_like_avdec),
         GPC_CHECK_TEST (hdr_caps_like_avdec),
+        GPC_CHECK_TEST (seeking),
         GPC_CHECK_TEST (registry_follows_driver) }, 600);
   return gst_check_run_suite (s, "vkproresdec-autoplug", __FILE__);
 }
