@@ -160,6 +160,11 @@ struct _GstVkProResDec
   gpc::ProResOutConfig config;
   gboolean have_config;
   gboolean vulkan_output;
+  /* System memory: downstream reads GstVideoMeta (our downloads go out in
+   * their own layout), or gave a pool of its own kind of memory (frames go
+   * into its buffers). */
+  gboolean downstream_video_meta;
+  gboolean downstream_pool;
   gboolean warned_alpha;
   guint batch;                  /* this stream's frames per submission */
   GstBufferPool *vk_pool;
@@ -297,8 +302,8 @@ complete_oldest (GstVkProResDec * self)
      * of the negotiated pool. */
     GstFlowReturn ret = GST_FLOW_OK;
     GstVideoCodecState *state = gst_video_decoder_get_output_state (dec);
-    GstBuffer *lent = state ? self->downloads->lend (f.download, self->config, &state->info) :
-        NULL;
+    GstBuffer *lent = state && !self->downstream_pool ? self->downloads->lend (f.download,
+        self->config, &state->info, self->downstream_video_meta) : NULL;
     if (lent) {
       GST_LOG_OBJECT (self, "download lent as the output buffer");
       gst_buffer_replace (&frame->output_buffer, NULL);
@@ -449,12 +454,47 @@ update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
   return gst_video_decoder_negotiate (dec);
 }
 
+/* System memory: the base class takes downstream's pool (or makes one),
+ * with VideoMeta where downstream reads it. A pool of a kind of its own
+ * (GL, XImage, Vulkan, DMABuf...) gets every frame; a plain system-memory
+ * one would only cost a copy, so our finished downloads are lent instead
+ * (see complete_oldest). */
+static gboolean
+decide_system_allocation (GstVkProResDec * self, GstQuery * query)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  self->downstream_pool = FALSE;
+  if (!GST_VIDEO_DECODER_CLASS (parent_class)->decide_allocation (dec, query))
+    return FALSE;
+  self->downstream_video_meta =
+      gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  GstBufferPool *pool = NULL;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  if (!pool)
+    return TRUE;
+  const GType t = G_OBJECT_TYPE (pool);
+  self->downstream_pool = t != GST_TYPE_VIDEO_BUFFER_POOL && t != GST_TYPE_BUFFER_POOL;
+  if (self->downstream_video_meta
+      && gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META)) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config))
+      GST_DEBUG_OBJECT (self, "pool %" GST_PTR_FORMAT " refused VideoMeta", pool);
+  }
+  GST_DEBUG_OBJECT (self, "system memory into %" GST_PTR_FORMAT " (%s), VideoMeta %s", pool,
+      self->downstream_pool ? "downstream's kind of memory: frames copied in" :
+      "plain memory: downloads lent", self->downstream_video_meta ? "read" : "not read");
+  gst_object_unref (pool);
+  return TRUE;
+}
+
 static gboolean
 gst_vk_prores_dec_decide_allocation (GstVideoDecoder * dec, GstQuery * query)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
   if (!self->vulkan_output)
-    return GST_VIDEO_DECODER_CLASS (parent_class)->decide_allocation (dec, query);
+    return decide_system_allocation (self, query);
 
   /* Our own pool: storage buffers, one per plane, padded like the kernel
    * writes them. The layout follows from the size and format only. */
@@ -803,6 +843,7 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
   self->sched->set_pacing (self->frames_in_flight, self->batch);
   self->downloads = new gpc::ProResDownloads (self->vk.device);
   self->have_config = FALSE;
+  self->downstream_video_meta = self->downstream_pool = FALSE;
   self->warned_alpha = FALSE;
   self->frames_bad_slices = 0;
   self->frames_skipped = self->frames_decoded = 0;

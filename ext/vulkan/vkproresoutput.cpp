@@ -212,7 +212,7 @@ lent_download_free (gpointer data)
 }
 
 GstBuffer *ProResDownloads::lend (GstBuffer *download, const ProResOutConfig &c,
-    const GstVideoInfo *info)
+    const GstVideoInfo *info, bool video_meta)
 {
   if (*lent_ >= kMaxLent)
     return NULL;
@@ -221,7 +221,7 @@ GstBuffer *ProResDownloads::lend (GstBuffer *download, const ProResOutConfig &c,
   for (guint32 p = 0; same && p < c.n_planes; p++)
     same = GST_VIDEO_INFO_PLANE_OFFSET (info, p) == l.offset[p]
         && (gsize) GST_VIDEO_INFO_PLANE_STRIDE (info, p) == l.stride[p];
-  if (!same)
+  if (!same && !video_meta)
     return NULL;
   LentDownload *w = new LentDownload { gst_buffer_ref (download), GstMapInfo (), lent_ };
   if (!gst_memory_map (gst_buffer_peek_memory (download, 0), &w->map, GST_MAP_READ)) {
@@ -233,6 +233,16 @@ GstBuffer *ProResDownloads::lend (GstBuffer *download, const ProResOutConfig &c,
   GstBuffer *out = gst_buffer_new ();
   gst_buffer_append_memory (out, gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
           w->map.data, w->map.size, 0, l.size, w, lent_download_free));
+  if (video_meta) {
+    gsize offset[GST_VIDEO_MAX_PLANES] = { };
+    gint stride[GST_VIDEO_MAX_PLANES] = { };
+    for (guint32 p = 0; p < c.n_planes; p++) {
+      offset[p] = l.offset[p];
+      stride[p] = (gint) l.stride[p];
+    }
+    gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE, c.format, c.width, c.height,
+        c.n_planes, offset, stride);
+  }
   return out;
 }
 

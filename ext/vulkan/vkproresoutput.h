@@ -88,9 +88,11 @@ class ProResDownloads {
   ~ProResDownloads ();
   /* A download buffer for a frame of `c`. */
   GstBuffer *acquire (const ProResOutConfig &c, GError **error);
-  /* `download` wrapped as an output buffer laid out as `info`, or NULL
-   * when its layout differs or kMaxLent are lent already. */
-  GstBuffer *lend (GstBuffer *download, const ProResOutConfig &c, const GstVideoInfo *info);
+  /* `download` wrapped as an output buffer: with `video_meta`, in its own
+   * layout, described by a GstVideoMeta; else laid out as `info`, NULL when
+   * its layout differs. NULL too when kMaxLent are lent already. */
+  GstBuffer *lend (GstBuffer *download, const ProResOutConfig &c, const GstVideoInfo *info,
+      bool video_meta);
   /* The cropped planes of `download` copied into `out`, laid out as `info`. */
   static bool copy (GstBuffer *download, const ProResOutConfig &c, const GstVideoInfo *info,
       GstBuffer *out, ParallelCopy *copier);

@@ -396,6 +396,18 @@ static GstVideoFormat expected_format (const DecodedFrame &r)
   return r.chroma_444 ? GST_VIDEO_FORMAT_Y444_10LE : GST_VIDEO_FORMAT_I422_10LE;
 }
 
+/* Every frame of `v` through `h`, then EOS: one output each. */
+static std::vector<Output> decode_all (GstHarness *h, const Vector &v)
+{
+  for (size_t i = 0; i < v.frames.size (); i++)
+    fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
+                v.frames[i].size, i)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  std::vector<Output> outs = pull_all (h);
+  fail_unless_equals_int ((int) outs.size (), (int) v.frames.size ());
+  return outs;
+}
+
 /* Decodes a whole vector and checks every frame against the reference and,
  * where the output is FFmpeg's own layout, against its checksums. */
 static void check_vector (const Vector &v, bool vulkan_out, const char *props,
@@ -403,12 +415,7 @@ static void check_vector (const Vector &v, bool vulkan_out, const char *props,
 {
   GstHarness *h = new_decoder (props, vulkan_out);
   set_vector_caps (h, v, variant);
-  for (size_t i = 0; i < v.frames.size (); i++)
-    fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
-                v.frames[i].size, i)), GST_FLOW_OK);
-  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  std::vector<Output> outs = pull_all (h);
-  fail_unless_equals_int ((int) outs.size (), (int) v.frames.size ());
+  std::vector<Output> outs = decode_all (h, v);
 
   const uint32_t depth = bit_depth_for_variant (variant ? variant :
       variant_for_fourcc (v.info.fourcc));
@@ -593,6 +600,79 @@ GST_START_TEST (flush_and_restart)
   fail_unless (same_planes (p, ref, &why), "%s", why.c_str ());
   free_outputs (outs);
   teardown (h);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
+/* A pool of a kind of its own, as GL, XImage or Vulkan sinks give. */
+typedef GstVideoBufferPool TestPool;
+typedef GstVideoBufferPoolClass TestPoolClass;
+G_DEFINE_TYPE (TestPool, test_pool, GST_TYPE_VIDEO_BUFFER_POOL);
+static void test_pool_class_init (TestPoolClass *) {}
+static void test_pool_init (TestPool *) {}
+
+namespace {
+
+/* How downstream answers the allocation query. */
+struct AllocAnswer {
+  GType pool_type;
+  bool video_meta;
+  GstBufferPool *pool;
+};
+
+} // namespace
+
+static GstPadProbeReturn answer_allocation (GstPad *, GstPadProbeInfo *info, gpointer data)
+{
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+  if (GST_QUERY_TYPE (q) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  AllocAnswer *a = (AllocAnswer *) data;
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation (q, &caps, nullptr);
+  GstVideoInfo vi;
+  fail_unless (caps && gst_video_info_from_caps (&vi, caps));
+  gst_clear_object (&a->pool);
+  a->pool = (GstBufferPool *) gst_object_ref_sink (g_object_new (a->pool_type, nullptr));
+  gst_query_add_allocation_pool (q, a->pool, vi.size, 0, 0);
+  if (a->video_meta)
+    gst_query_add_allocation_meta (q, GST_VIDEO_META_API_TYPE, nullptr);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* System-memory output and downstream's allocation answer: a pool of its
+ * own kind gets every frame; with a plain pool our downloads are lent (no
+ * copy), with a GstVideoMeta where downstream reads it. Bit-exact either
+ * way. */
+GST_START_TEST (allocation)
+{
+  const Vector &v = vector_named ("ks_4444_alpha16_97x53.mov");
+  const uint32_t depth = bit_depth_for_fourcc (v.info.fourcc.c_str ());
+  AllocAnswer answers[] = { { test_pool_get_type (), true, nullptr },
+    { test_pool_get_type (), false, nullptr }, { GST_TYPE_VIDEO_BUFFER_POOL, true, nullptr } };
+  for (AllocAnswer &a : answers) {
+    GstHarness *h = new_decoder (nullptr, false);
+    GstPad *src = gst_element_get_static_pad (h->element, "src");
+    gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation, &a, nullptr);
+    gst_object_unref (src);
+    set_vector_caps (h, v);
+    std::vector<Output> outs = decode_all (h, v);
+    fail_unless (a.pool != nullptr, "no allocation query");
+    const bool own_kind = a.pool_type != GST_TYPE_VIDEO_BUFFER_POOL;
+    for (size_t k = 0; k < outs.size (); k++) {
+      GstBuffer *b = outs[k].buf;
+      fail_unless_equals_int (b->pool == a.pool, own_kind);
+      if (!own_kind)
+        fail_unless (gst_buffer_get_video_meta (b) != nullptr);
+      const Span &s = v.frames[k];
+      DecodedFrame ref = reference (&v.data[s.offset], s.size, depth, false, IdctFlavor::kX86);
+      std::string why;
+      fail_unless (same_planes (planes_of (b, outs[k].caps), ref, &why), "%s", why.c_str ());
+    }
+    free_outputs (outs);
+    teardown (h);
+    gst_clear_object (&a.pool);
+  }
   gpc_vk_test_check_validation ();
 }
 GST_END_TEST;
@@ -1236,6 +1316,7 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (renegotiation),
         GPC_CHECK_TEST (flush_and_restart),
         GPC_CHECK_TEST (live_pacing),
+        GPC_CHECK_TEST (allocation),
         GPC_CHECK_TEST (qtdemux_pipeline),
         GPC_CHECK_TEST (vmafmotion_zero_copy),
         GPC_CHECK_TEST (damaged_frames),
