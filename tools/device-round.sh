@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old alf alf-variants alf-focus prores-dl prores-batch soak prores prores-sweep flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
+# Steps: motion motion-old alf alf-variants alf-focus prores-batch soak prores prores-sweep flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
@@ -54,29 +54,21 @@ for s in "$@"; do
       step alf-focus 300 $b/benchmarks/vvcalf/bench-vvcalf --variants "${ALF_VARIANTS:-default}" \
         --sizes 1080,2160 --frames 200
       sed -n '/^Kernel variants/,$p' "$out/alf-focus.txt" | cut -c1-120 ;;
-    prores-dl) # downloads written by the kernel to host memory instead of a transfer
-      GPC_PRORES_DOWNLOAD=direct step prores-dl 300 $b/benchmarks/prores/bench-vkproresdec --frames 1000 \
-        --cpu-frames 0 "${clips[@]}"
-      grep -E "mov:|fps" "$out/prores-dl.txt" ;;
-    prores-batch) # batches of split-path frames (kernel and element), downloads both ways
+    prores-batch) # batches of split-path frames (kernel and element)
       for bt in 1 4 8 16; do
         fl=$(( bt * 2 > 8 ? bt * 2 : 8 )); fl=$(( fl > 32 ? 32 : fl ))
         step prores-b$bt 200 $b/benchmarks/prores/bench-vkproresdec --frames 2000 --cpu-frames 0 \
           --batch $bt --in-flight $fl "${clips[@]}"
-        GPC_PRORES_DOWNLOAD=direct step prores-b$bt-direct 200 $b/benchmarks/prores/bench-vkproresdec \
-          --frames 1000 --cpu-frames 0 --batch $bt --in-flight $fl "${clips[@]}"
         echo "batch $bt (in flight $fl):"
         grep -E "mov:|back to back|fps" "$out/prores-b$bt.txt" | grep -v "host memory" | cut -c1-150
-        grep -E "download" "$out/prores-b$bt-direct.txt" | sed 's/^/  [direct] /'
       done ;;
     prores) step prores 300 $b/benchmarks/prores/bench-vkproresdec --frames 2000 \
         --paths fused,split "${clips[@]}"
       tail -n 16 "$out/prores.txt" ;;
     prores-sweep)
       for v in 32 64 128; do for i in 64 128 256; do
-        GPC_PRORES_PATH=split GPC_PRORES_VLD_WG=$v GPC_PRORES_IDCT_WG=$i \
-          step prores-split-$v-$i 120 $b/benchmarks/prores/bench-vkproresdec --frames 300 \
-          --cpu-frames 0 "${clips[@]}"
+        step prores-split-$v-$i 120 $b/benchmarks/prores/bench-vkproresdec --frames 300 \
+          --cpu-frames 0 --paths split --vld-wg $v --idct-wg $i "${clips[@]}"
         echo "vld $v idct $i: $(grep -iE 'kernel|us' "$out/prores-split-$v-$i.txt" | tail -n 3 | tr '\n' ' ')"
       done; done ;;
     flac) step flac 400 bash benchmarks/flac/run-benchmark.sh "$root/$b" /tmp/fb

@@ -13,11 +13,13 @@
  *  4. where available, FFmpeg's software decoder on all cores:
  *     avdec_prores in the same pipeline, and the ffmpeg program.
  *
- * Steps 1 to 3 run once per decoding path of --paths (fused, split: see
- * docs/prores-gpu.md; default: GPC_PRORES_PATH's, else fused).
+ * Step 1 runs once per decoding path of --paths (fused, split: see
+ * docs/prores-gpu.md; default: split, the element's) with the kernel layout
+ * of --wg / --spread (fused) and --vld-wg / --idct-wg (split); steps 2 and 3
+ * run the element, which always decodes with the defaults.
  *
  *   bench-vkproresdec [--frames N] [--cpu-frames N] [--in-flight K] [--batch B]
- *       [--paths fused,split] clip.mov ...
+ *       [--paths fused,split] [--wg W] [--spread 0|1] [--vld-wg W] [--idct-wg W] clip.mov ...
  * Without clips: $GPC_PRORES_CLIPS (or ./prores-clips)/hq_1080p.mov and
  * hq_2160p.mov when present.
  */
@@ -225,7 +227,7 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
   double s_us = median (stream), one_us = median (singles);
 
   /* Back to back again, reading the uploads from host memory over the bus
-   * (what GPC_PRORES_DIRECT_UPLOAD=1 makes the element do). */
+   * (instead of the device-local copy the element makes first). */
   std::vector<double> host_stream;
   /* Its own timer: reading a query pool waits for every stamp of it. */
   VkGpuTimer *timer2 = VkGpuTimer::create (exec->queue (), 2, &err);
@@ -452,6 +454,7 @@ main (int argc, char **argv)
 {
   const char *path_names = NULL;
   unsigned n_frames = 2000, cpu_frames = 240, in_flight = 32, batch = 16; /* the element's defaults */
+  VkProResKernel::Options layout;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc)
@@ -464,6 +467,14 @@ main (int argc, char **argv)
       batch = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--paths") && i + 1 < argc)
       path_names = argv[++i];
+    else if (!strcmp (argv[i], "--wg") && i + 1 < argc)
+      layout.wg = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--spread") && i + 1 < argc)
+      layout.spread = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--vld-wg") && i + 1 < argc)
+      layout.vld_wg = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--idct-wg") && i + 1 < argc)
+      layout.idct_wg = atoi (argv[++i]);
     else
       paths.push_back (argv[i]);
   }
@@ -489,7 +500,7 @@ main (int argc, char **argv)
   GstVulkanDevice *device = dev.device;
   GstVulkanQueue *queue = dev.queue;
   VkExec *exec = VkExec::create (queue, &err);
-  VkProResKernel *kernel = VkProResKernel::create (device, &err);
+  VkProResKernel *kernel = VkProResKernel::create (device, layout, &err);
   VkGpuTimer *timer = VkGpuTimer::create (queue, 2 + 16, &err);
   if (!exec || !kernel || !timer) {
     fprintf (stderr, "setup failed: %s\n", err ? err->message : "?");
@@ -535,29 +546,23 @@ main (int argc, char **argv)
         c.frames.size (), bytes / (double) c.frames.size () / 1e6);
     time_host (device, c, depth);
 
-    /* Per path: the kernel alone, then the element (which reads
-     * GPC_PRORES_PATH when it starts). The best path's rates go into the
-     * ratio to FFmpeg. */
-    double gpu = 0, down = 0;
+    /* Per path: the kernel alone; then the element, on its own path. */
     for (const std::string &path : path_list) {
       VkProResKernel::Path kp;
       VkProResKernel::parse_path (path.c_str (), &kp);
       kernel->set_path (kp);
       printf ("  [%s path]\n", path.c_str ());
       time_kernel (device, exec, kernel, timer, c, depth, &status, std::max (batch, 1u));
-      g_setenv ("GPC_PRORES_PATH", path.c_str (), TRUE);
-      gchar *dec = g_strdup_printf ("vkproresdec frames-in-flight=%u batch=%u", in_flight, batch);
-      double g = time_pipeline (instance, device, c, dec, "video/x-raw(memory:VulkanBuffer)",
-          n_frames);
-      printf ("  vkproresdec (frames-in-flight=%u batch=%u) -> memory:VulkanBuffer (frames stay "
-          "on the GPU): %.0f fps\n", in_flight, batch, g);
-      double d = time_pipeline (instance, device, c, dec, "video/x-raw",
-          std::max (200u, n_frames / 4));
-      printf ("  vkproresdec -> system memory (download): %.0f fps\n", d);
-      g_free (dec);
-      gpu = std::max (gpu, g);
-      down = std::max (down, d);
     }
+    gchar *dec = g_strdup_printf ("vkproresdec frames-in-flight=%u batch=%u", in_flight, batch);
+    const double gpu = time_pipeline (instance, device, c, dec, "video/x-raw(memory:VulkanBuffer)",
+        n_frames);
+    printf ("  vkproresdec (frames-in-flight=%u batch=%u) -> memory:VulkanBuffer (frames stay "
+        "on the GPU): %.0f fps\n", in_flight, batch, gpu);
+    const double down = time_pipeline (instance, device, c, dec, "video/x-raw",
+        std::max (200u, n_frames / 4));
+    printf ("  vkproresdec -> system memory (download): %.0f fps\n", down);
+    g_free (dec);
 
     double cpu = 0;
     GstElementFactory *f = gst_element_factory_find ("avdec_prores");

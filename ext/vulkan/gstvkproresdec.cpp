@@ -8,16 +8,22 @@
  * Decodes Apple ProRes (proxy, LT, standard, HQ, 4444, 4444 XQ; progressive
  * and interlaced; alpha) on a Vulkan device, bit-exact with FFmpeg's
  * software decoder. The CPU parses each frame (bounds checked) and uploads
- * the frame with its slice records in one transfer; entropy decoding,
- * dequantisation and the IDCT run on the GPU, one workgroup per slice.
+ * the frame with its slice records in one transfer; entropy decoding
+ * (one invocation per slice component), then dequantisation and the IDCT
+ * (one workgroup per slice) run on the GPU (vkproresscheduler.h).
+ *
+ * Ranked above avdec_prores where the default Vulkan device is a GPU that
+ * runs the kernels, NONE elsewhere (vkproresprobe.h), so that playbin and
+ * decodebin use it only where it pays.
  *
  * Output is `memory:VulkanBuffer` (one storage buffer per plane with a
  * #GstVideoMeta, nothing read back) when downstream asks for it, else system
  * memory through an internal download. Formats as FFmpeg decodes the
  * stream: I422_10LE / Y444_10LE for the 4:2:2 profiles, Y444_12LE /
  * I422_12LE for 4444 and 4444 XQ, A422_10LE / A444_10LE with alpha at 10
- * bits. GStreamer 1.22 has no 12-bit format with alpha: there the alpha
- * plane is dropped (with a warning); #GstVkProResDec:skip-alpha drops it
+ * bits, AYUV64 for 4:4:4 with alpha at 12 bits (GStreamer 1.22 has no
+ * planar 12-bit format with alpha); 4:2:2 with alpha at 12 bits drops the
+ * alpha plane (with a warning); #GstVkProResDec:skip-alpha drops it
  * always.
  *
  * ## Example launch lines
@@ -35,39 +41,33 @@
 #include <gst/video/video.h>
 #include "compute/gpcvk.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#include <atomic>
-#include <deque>
-#include <memory>
 #include <string>
-#include <vector>
 
-#include "compute/gpcvkbuffer.h"
-#include "compute/gpcvkcompat.h"
 #include "compute/gpcvkcontext.h"
-#include "compute/gpcvkexec.h"
-#include "prores-frame.h"
-#include "prores-gpu-layout.h"
-#include "vkproreskernel.h"
 #include "gpc-parallel-copy.h"
+#include "prores-frame.h"
 #include "vkproresoutput.h"
+#include "vkproresprobe.h"
+#include "vkproresscheduler.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_prores_dec_debug);
 #define GST_CAT_DEFAULT gst_vk_prores_dec_debug
 
-#define N_SLOTS 64
 #define MAX_FRAMES_IN_FLIGHT 32
-/* Throughput defaults from the H100 (docs/performance.md): 16-frame batches
- * let the split path's serial first passes of many frames run at once
- * (2160p HQ: 789 fps with batches of 1, 2211 with 16). Latency is
- * frames-in-flight frames, reported; live pipelines that need less set
- * frames-in-flight=2 batch=1. */
-#define DEFAULT_FRAMES_IN_FLIGHT 32
-#define DEFAULT_BATCH 16
-/* A submission that takes longer than this means a lost or hung device. */
-#define GPU_TIMEOUT_NS (10 * GST_SECOND)
+/* What frames-in-flight and batch left at -1 (auto) mean. Upstream not
+ * live: throughput, as measured on the H100 (docs/performance.md): 16-frame
+ * batches let the split path's serial first passes of many frames run at
+ * once (2160p HQ: 789 fps with batches of 1, 2211 with 16). Upstream live:
+ * the fewest frames that keep the GPU busy, one frame a submission and two
+ * in flight (one decoding while the next is uploaded). The latency,
+ * reported, is frames-in-flight frames. */
+#define AUTO -1
+#define THROUGHPUT_FRAMES_IN_FLIGHT 32
+#define THROUGHPUT_BATCH 16
+#define LIVE_FRAMES_IN_FLIGHT 2
+#define LIVE_BATCH 1
 /* Bit positions in the kernel are 32-bit. */
 #define MAX_FRAME_BYTES (256u << 20)
 
@@ -134,29 +134,6 @@ idct_get_type (void)
   return type;
 }
 
-/* What recording a frame's GPU work needs, from its upload to its
- * submission (frames are recorded in batches, see record_batch()). */
-struct FrameJob
-{
-  gpc::prores::GpuFrameParams fp;
-  gsize frame_size, up_size;
-  GstBuffer *staging, *input;   /* the upload; input == staging when direct */
-  GstBuffer *scratch;           /* AYUV64: decoded planes before packing */
-  GstBuffer *out;               /* Vulkan output buffer (NULL for download) */
-  GstBuffer *staged_out;        /* download by copy: device planes copied to the host after */
-  gpc::ProResPlanes planes, outp;
-};
-
-/* A frame the GPU works on. */
-struct PendingFrame
-{
-  GstVideoCodecFrame *frame;
-  GstVulkanFence *fence;        /* NULL until its batch is submitted */
-  guint32 slot;
-  guint32 num_slices;
-  GstBuffer *download;          /* host-visible planes (system memory output) */
-  FrameJob *job;                /* until submitted */
-};
 
 } // namespace
 
@@ -166,46 +143,69 @@ struct _GstVkProResDec
 
   /* properties */
   gboolean skip_alpha;
-  guint frames_in_flight;
+  gint frames_in_flight_prop;   /* properties; AUTO: by liveness */
+  gint batch_prop;
+  guint frames_in_flight;       /* this stream's (choose_pacing) */
   OutputMemory output_memory;
   IdctArith idct;
 
   GpcVkContext vk;
-  gpc::VkExec *exec;
-  gpc::VkProResKernel *kernel;
-  gpc::VkBufferCache *device_cache;
-  gpc::VkBufferCache *staging_cache;
-  gpc::VkBufferCache *download_cache; /* host-read memory */
-  /* Downloads lent downstream as output buffers (see wrap_download); the
-   * count outlives the element, as the last buffer may come back later. */
-  std::shared_ptr<std::atomic<int>> *lent;
+  gboolean opening;             /* in NULL -> READY (see post_message) */
+  gpc::ProResScheduler *sched;  /* from start to stop */
+  gpc::ProResDownloads *downloads;
   gpc::ParallelCopy *copier;
-  GstMemory *status;            /* N_SLOTS x 4 words, host-visible */
-  GstMapInfo status_map;        /* mapped from start to stop */
-  guint64 submitted;
 
   GstVideoCodecState *input_state;
   guint32 variant_depth;
   gpc::ProResOutConfig config;
   gboolean have_config;
   gboolean vulkan_output;
+  /* System memory: downstream reads GstVideoMeta (our downloads go out in
+   * their own layout), or gave a pool of its own kind of memory (frames go
+   * into its buffers). */
+  gboolean downstream_video_meta;
+  gboolean downstream_pool;
   gboolean warned_alpha;
-  gboolean direct_upload;       /* GPC_PRORES_DIRECT_UPLOAD (tuning) */
-  gboolean copy_download;       /* decode to device memory, then one transfer to the
-                                 * host (default), or (GPC_PRORES_DOWNLOAD=direct,
-                                 * tuning) the kernel writes host memory itself */
-  guint batch;                  /* property: frames per submission */
-  guint unsubmitted;            /* pending frames recorded in no submission yet */
+  guint batch;                  /* this stream's frames per submission */
   GstBufferPool *vk_pool;
   guint64 frames_bad_slices;
-
-  std::deque<PendingFrame> *pending;
+  guint64 frames_skipped;       /* undecodable, since start or the last flush */
+  guint64 frames_decoded;       /* finished, likewise */
 };
 
 #define gst_vk_prores_dec_parent_class parent_class
 G_DEFINE_TYPE (GstVkProResDec, gst_vk_prores_dec, GST_TYPE_VIDEO_DECODER);
-GST_ELEMENT_REGISTER_DEFINE (vkproresdec, "vkproresdec", GST_RANK_NONE,
-    GST_TYPE_VK_PRORES_DEC);
+
+static void
+init_debug (void)
+{
+  GST_DEBUG_CATEGORY_INIT (gst_vk_prores_dec_debug, "vkproresdec", 0,
+      "ProRes decoder on Vulkan");
+}
+
+/* Autoplugged above avdec_prores only on a GPU that runs the kernels
+ * (vkproresprobe.h); GST_PLUGIN_FEATURE_RANK=vkproresdec:MAX forces it. */
+static gboolean
+register_vkproresdec (GstPlugin * plugin)
+{
+  init_debug ();
+  gpc::prores_add_probe_dependencies (plugin);
+  /* A plugin loaded for use after a registry scan keeps the rank the scan
+   * found: probing again would only open another Vulkan instance. */
+  GstPluginFeature *known = gst_registry_lookup_feature (gst_registry_get (), "vkproresdec");
+  GstRank rank;
+  if (known) {
+    rank = (GstRank) gst_plugin_feature_get_rank (known);
+    gst_object_unref (known);
+  } else {
+    std::string why;
+    rank = gpc::prores_probe_rank (&why);
+    GST_INFO ("rank %d: %s", (int) rank, why.c_str ());
+  }
+  return gst_element_register (plugin, "vkproresdec", rank, GST_TYPE_VK_PRORES_DEC);
+}
+
+GST_ELEMENT_REGISTER_DEFINE_CUSTOM (vkproresdec, register_vkproresdec);
 
 #define OUT_FORMATS "{ I422_10LE, Y444_10LE, I422_12LE, Y444_12LE, A422_10LE, A444_10LE, AYUV64 }"
 
@@ -219,125 +219,8 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
         (GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER, OUT_FORMATS) "; "
         GST_VIDEO_CAPS_MAKE (OUT_FORMATS)));
 
-/* A buffer handed out by our caches or our pool is free: every GPU access
- * of its previous use has completed, since its holders release it only
- * once their submission's fence has signalled (ours through VkExec::keep,
- * downstream Vulkan elements likewise). Its barriers then need not wait for
- * that work: forgetting the state keeps frames from serialising on the GPU
- * through recycled buffers, so a frame's slices can start while the long
- * slices of the previous frame still run. */
-static void
-forget_gpu_state (GstVulkanBufferMemory * m)
-{
-  m->barrier.parent.pipeline_stages = 0;
-  m->barrier.parent.access_flags = 0;
-}
-
-/* The state of a free buffer about to be used by (stage, access): no
- * barrier needed before, the next user's barrier starts from here. */
-static void
-claim_gpu_state (gpc::VkExec * exec, GstVulkanBufferMemory * m,
-    VkPipelineStageFlags stage, VkAccessFlags access)
-{
-  gpc::barrier_set (&m->barrier.parent, stage, access, exec->queue ());
-}
 
 /* ------------------------------------------------------------ completion */
-
-/* Copies the cropped planes of a finished download into the output frame. */
-static gboolean
-copy_download (GstVkProResDec * self, GstBuffer * host, GstBuffer * out)
-{
-  GstVideoCodecState *state =
-      gst_video_decoder_get_output_state (GST_VIDEO_DECODER (self));
-  if (!state)
-    return FALSE;
-  GstVideoFrame vf;
-  gboolean ok = FALSE;
-  GstMemory *hmem = gst_buffer_peek_memory (host, 0);
-  GstMapInfo map;
-  if (gst_video_frame_map (&vf, &state->info, out, GST_MAP_WRITE)) {
-    if (gst_memory_map (hmem, &map, GST_MAP_READ)) {
-      const gpc::ProResHostLayout l = gpc::prores_host_layout (self->config);
-      for (guint32 p = 0; p < self->config.n_planes; p++) {
-        guint8 *dst = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
-        const gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
-        const guint8 *src = map.data + l.offset[p];
-        const gsize row = self->config.row_bytes[p];
-        self->copier->copy_rows (dst, ds, src, l.stride[p],
-            (gsize) ds == l.stride[p] ? l.stride[p] : row, self->config.height);
-      }
-      gst_memory_unmap (hmem, &map);
-      ok = TRUE;
-    }
-    gst_video_frame_unmap (&vf);
-  }
-  gst_video_codec_state_unref (state);
-  return ok;
-}
-
-/* Downloads lent downstream at most at once: more would grow the cache of
- * host memory without bound behind a deep queue; beyond it frames are
- * copied out instead. */
-#define MAX_LENT_DOWNLOADS 16
-
-namespace {
-
-struct LentDownload
-{
-  GstBuffer *host;
-  GstMapInfo map;
-  std::shared_ptr<std::atomic<int>> lent;
-};
-
-} // namespace
-
-static void
-lent_download_free (gpointer data)
-{
-  LentDownload *w = (LentDownload *) data;
-  gst_memory_unmap (gst_buffer_peek_memory (w->host, 0), &w->map);
-  gst_buffer_unref (w->host);   /* back to the download cache */
-  (*w->lent)--;
-  delete w;
-}
-
-/* The finished download itself as the output buffer (read-only, no CPU
- * copy), when its planes are laid out as the output caps lay them out;
- * NULL when the frame must be copied instead. */
-static GstBuffer *
-wrap_download (GstVkProResDec * self, GstBuffer * host)
-{
-  if (**self->lent >= MAX_LENT_DOWNLOADS)
-    return NULL;
-  GstVideoCodecState *state =
-      gst_video_decoder_get_output_state (GST_VIDEO_DECODER (self));
-  if (!state)
-    return NULL;
-  const gpc::ProResHostLayout l = gpc::prores_host_layout (self->config);
-  bool same = GST_VIDEO_INFO_N_PLANES (&state->info) == self->config.n_planes
-      && GST_VIDEO_INFO_SIZE (&state->info) == l.size;
-  for (guint32 p = 0; same && p < self->config.n_planes; p++)
-    same = GST_VIDEO_INFO_PLANE_OFFSET (&state->info, p) == l.offset[p]
-        && (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&state->info, p) == l.stride[p];
-  gst_video_codec_state_unref (state);
-  if (!same) {
-    GST_LOG_OBJECT (self, "output layout differs from the download's: copying");
-    return NULL;
-  }
-  LentDownload *w = new LentDownload { gst_buffer_ref (host), GstMapInfo (), *self->lent };
-  if (!gst_memory_map (gst_buffer_peek_memory (host, 0), &w->map, GST_MAP_READ)) {
-    gst_buffer_unref (w->host);
-    delete w;
-    return NULL;
-  }
-  (*w->lent)++;
-  GST_LOG_OBJECT (self, "download lent as the output buffer (%d lent)", (int) **self->lent);
-  GstBuffer *out = gst_buffer_new ();
-  gst_buffer_append_memory (out, gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
-          w->map.data, w->map.size, 0, l.size, w, lent_download_free));
-  return out;
-}
 
 static void
 set_field_flags (GstVkProResDec * self, GstBuffer * out)
@@ -349,111 +232,101 @@ set_field_flags (GstVkProResDec * self, GstBuffer * out)
   }
 }
 
-static void
-free_job (FrameJob * job)
+/* Frames the scheduler gives back undecoded (a failed submission) are
+ * dropped. */
+static gpc::ProResScheduler::DropFn
+dropper (GstVkProResDec * self)
 {
-  if (!job)
-    return;
-  gst_clear_buffer (&job->staging);
-  gst_clear_buffer (&job->input);
-  gst_clear_buffer (&job->scratch);
-  gst_clear_buffer (&job->staged_out);
-  delete job;
+  return [self] (void *frame) {
+    gst_video_decoder_drop_frame (GST_VIDEO_DECODER (self), (GstVideoCodecFrame *) frame);
+  };
 }
 
-static void
-release_pending (PendingFrame & f)
+/* A frame that cannot be decoded at all: counted against max-errors (the
+ * base class's budget, unlimited by default, as for avdec_prores), dropped
+ * with the base class's QoS message, and told to the application once a
+ * stream as a warning; the stream goes on. A stream of which no frame
+ * decodes ends in an error (see finish). */
+static GstFlowReturn
+skip_undecodable (GstVkProResDec * self, GstVideoCodecFrame * frame, const gchar * why)
 {
-  if (f.fence)
-    gst_vulkan_fence_unref (f.fence);
-  f.fence = NULL;
-  free_job (f.job);
-  f.job = NULL;
-  gst_clear_buffer (&f.download);
+  GstFlowReturn ret = GST_FLOW_OK;
+  self->frames_skipped++;
+  GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE, ("Could not decode a ProRes frame"),
+      ("frame %u: %s", frame->system_frame_number, why), ret);
+  if (ret == GST_FLOW_OK && self->frames_skipped == 1)
+    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Undecodable ProRes frames are skipped"),
+        ("frame %u: %s", frame->system_frame_number, why));
+  gst_video_decoder_drop_frame (GST_VIDEO_DECODER (self), frame);
+  return ret;
 }
 
-static GstFlowReturn record_batch (GstVkProResDec * self);
-
-/* Waits for the oldest frame and finishes (or drops) it. */
+/* Waits for the oldest frame and finishes (or skips) it. */
 static GstFlowReturn
 complete_oldest (GstVkProResDec * self)
 {
   GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
-  if (!self->pending->front ().fence) {
-    GstFlowReturn r = record_batch (self);
-    if (r != GST_FLOW_OK)
-      return r;
-  }
-  PendingFrame f = self->pending->front ();
-  self->pending->pop_front ();
+  gpc::ProResScheduler::Done f;
   GError *error = NULL;
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  if (!self->exec->wait (f.fence, GPU_TIMEOUT_NS, &error)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("The Vulkan device failed while decoding"), ("%s", error->message));
+  if (!self->sched->complete_oldest (&f, dropper (self), &error)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("The Vulkan device failed while decoding"),
+        ("%s", error ? error->message : "unknown"));
     g_clear_error (&error);
-    release_pending (f);
-    gst_video_decoder_drop_frame (dec, f.frame);
     return GST_FLOW_ERROR;
   }
-
-  guint32 failed = 0, first = 0, code = 0;
-  {
-    const guint32 *s = (const guint32 *) self->status_map.data + 4 * f.slot;
-    failed = s[0];
-    first = s[1];
-    code = s[2];
-  }
-  if (failed >= f.num_slices) {
-    release_pending (f);
-    GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE,
-        ("Could not decode a ProRes frame"),
-        ("none of its %u slices decoded (first error: status %u)", f.num_slices,
-            code), ret);
-    gst_video_decoder_drop_frame (dec, f.frame);
+  GstVideoCodecFrame *frame = (GstVideoCodecFrame *) f.frame;
+  if (f.failed >= f.slices) {
+    gst_clear_buffer (&f.download);
+    gchar *why = g_strdup_printf ("none of its %u slices decoded (first error: status %u)",
+        f.slices, f.code);
+    GstFlowReturn ret = skip_undecodable (self, frame, why);
+    g_free (why);
     return ret;
   }
-  if (failed) {
+  if (f.failed) {
     /* As FFmpeg: the frame goes out, its bad slices as they came out;
      * flagged corrupted (dropped with discard-corrupted-frames=true). */
-    GST_VIDEO_CODEC_FRAME_FLAG_SET (f.frame, GST_VIDEO_CODEC_FRAME_FLAG_CORRUPTED);
+    GST_VIDEO_CODEC_FRAME_FLAG_SET (frame, GST_VIDEO_CODEC_FRAME_FLAG_CORRUPTED);
     self->frames_bad_slices++;
     GST_WARNING_OBJECT (self, "frame %u: %u of %u slices failed (first: slice %u,"
-        " status %u)", f.frame->system_frame_number, failed, f.num_slices,
-        first - 1, code);
+        " status %u)", frame->system_frame_number, f.failed, f.slices, f.first_failed, f.code);
     /* Tell the application once; the log has every frame. */
     if (self->frames_bad_slices == 1)
       GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Damaged ProRes frames"),
           ("frame %u: %u of its %u slices could not be decoded (first: slice %u, "
               "status %u); such frames are output with those slices undefined",
-              f.frame->system_frame_number, failed, f.num_slices, first - 1, code));
+              frame->system_frame_number, f.failed, f.slices, f.first_failed, f.code));
   }
-  /* System memory: the download lent as it is, or copied into a buffer
-   * of the negotiated pool. */
-  GstBuffer *lent = f.download ? wrap_download (self, f.download) : NULL;
-  if (lent) {
-    gst_buffer_replace (&f.frame->output_buffer, NULL);
-    f.frame->output_buffer = lent;
-    set_field_flags (self, lent);
-  } else if (f.download) {
-    ret = gst_video_decoder_allocate_output_frame (dec, f.frame);
+  if (f.download) {
+    /* System memory: the download lent as it is, or copied into a buffer
+     * of the negotiated pool. */
+    GstFlowReturn ret = GST_FLOW_OK;
+    GstVideoCodecState *state = gst_video_decoder_get_output_state (dec);
+    GstBuffer *lent = state && !self->downstream_pool ? self->downloads->lend (f.download,
+        self->config, &state->info, self->downstream_video_meta) : NULL;
+    if (lent) {
+      GST_LOG_OBJECT (self, "download lent as the output buffer");
+      gst_buffer_replace (&frame->output_buffer, NULL);
+      frame->output_buffer = lent;
+    } else {
+      ret = gst_video_decoder_allocate_output_frame (dec, frame);
+      if (ret == GST_FLOW_OK && !(state && gpc::ProResDownloads::copy (f.download, self->config,
+                  &state->info, frame->output_buffer, self->copier))) {
+        GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read back a frame"), (NULL));
+        ret = GST_FLOW_ERROR;
+      }
+    }
+    if (state)
+      gst_video_codec_state_unref (state);
+    gst_buffer_unref (f.download);
     if (ret != GST_FLOW_OK) {
-      release_pending (f);
-      gst_video_decoder_drop_frame (dec, f.frame);
+      gst_video_decoder_drop_frame (dec, frame);
       return ret;
     }
-    set_field_flags (self, f.frame->output_buffer);
+    set_field_flags (self, frame->output_buffer);
   }
-  if (f.download && !lent && !copy_download (self, f.download, f.frame->output_buffer)) {
-    release_pending (f);
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not read back a frame"),
-        (NULL));
-    gst_video_decoder_drop_frame (dec, f.frame);
-    return GST_FLOW_ERROR;
-  }
-  release_pending (f);
-  return gst_video_decoder_finish_frame (dec, f.frame);
+  self->frames_decoded++;
+  return gst_video_decoder_finish_frame (dec, frame);
 }
 
 /* Finishes every pending frame, in order. */
@@ -461,7 +334,7 @@ static GstFlowReturn
 drain_pending (GstVkProResDec * self)
 {
   GstFlowReturn ret = GST_FLOW_OK;
-  while (!self->pending->empty ()) {
+  while (!self->sched->empty ()) {
     GstFlowReturn r = complete_oldest (self);
     if (ret == GST_FLOW_OK)
       ret = r;
@@ -469,19 +342,14 @@ drain_pending (GstVkProResDec * self)
   return ret;
 }
 
-/* Drops pending frames (flush, stop): waits for the GPU, outputs nothing. */
+/* Drops pending frames (flush, stop): waits for the GPU, outputs nothing;
+ * the base class drops its own references to the frames. */
 static void
 discard_pending (GstVkProResDec * self)
 {
-  self->unsubmitted = 0;
-  while (!self->pending->empty ()) {
-    PendingFrame f = self->pending->front ();
-    self->pending->pop_front ();
-    if (f.fence)
-      self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
-    release_pending (f);
-    gst_video_codec_frame_unref (f.frame);
-  }
+  self->sched->discard ([] (void *frame) {
+        gst_video_codec_frame_unref ((GstVideoCodecFrame *) frame);
+      });
 }
 
 /* ----------------------------------------------------------- negotiation */
@@ -529,6 +397,11 @@ apply_probe (GstVideoInfo * info, const gpc::prores::ProbeInfo & p)
     info->colorimetry.primaries = gst_video_color_primaries_from_iso (p.color_primaries);
   if (p.transfer_characteristic && p.transfer_characteristic != 2)
     info->colorimetry.transfer = gst_video_transfer_function_from_iso (p.transfer_characteristic);
+  /* ProRes codes limited-range Y'CbCr (RDD 36; an alpha plane is full
+   * range, but the colorimetry describes Y'CbCr), as FFmpeg and so
+   * avdec_prores report it; a container's explicit range is kept. */
+  if (info->colorimetry.range == GST_VIDEO_COLOR_RANGE_UNKNOWN)
+    info->colorimetry.range = GST_VIDEO_COLOR_RANGE_16_235;
 }
 
 /* Sets the output state for a new configuration and negotiates. */
@@ -576,10 +449,44 @@ update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
   /* The decoder drops the old pool itself (deactivating it here could
    * break a downstream element still using it). */
   gst_clear_object (&self->vk_pool);
-  self->download_cache->trim ();
-  if (self->kernel)
-    self->kernel->trim ();
+  self->downloads->trim ();
+  self->sched->trim ();
   return gst_video_decoder_negotiate (dec);
+}
+
+/* System memory: the base class takes downstream's pool (or makes one),
+ * with VideoMeta where downstream reads it. A pool of a kind of its own
+ * (GL, XImage, Vulkan, DMABuf...) gets every frame; a plain system-memory
+ * one would only cost a copy, so our finished downloads are lent instead
+ * (see complete_oldest). */
+static gboolean
+decide_system_allocation (GstVkProResDec * self, GstQuery * query)
+{
+  GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
+  self->downstream_pool = FALSE;
+  if (!GST_VIDEO_DECODER_CLASS (parent_class)->decide_allocation (dec, query))
+    return FALSE;
+  self->downstream_video_meta =
+      gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  GstBufferPool *pool = NULL;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  if (!pool)
+    return TRUE;
+  const GType t = G_OBJECT_TYPE (pool);
+  self->downstream_pool = t != GST_TYPE_VIDEO_BUFFER_POOL && t != GST_TYPE_BUFFER_POOL;
+  if (self->downstream_video_meta
+      && gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META)) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config))
+      GST_DEBUG_OBJECT (self, "pool %" GST_PTR_FORMAT " refused VideoMeta", pool);
+  }
+  GST_DEBUG_OBJECT (self, "system memory into %" GST_PTR_FORMAT " (%s), VideoMeta %s", pool,
+      self->downstream_pool ? "downstream's kind of memory: frames copied in" :
+      "plain memory: downloads lent", self->downstream_video_meta ? "read" : "not read");
+  gst_object_unref (pool);
+  return TRUE;
 }
 
 static gboolean
@@ -587,7 +494,7 @@ gst_vk_prores_dec_decide_allocation (GstVideoDecoder * dec, GstQuery * query)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
   if (!self->vulkan_output)
-    return GST_VIDEO_DECODER_CLASS (parent_class)->decide_allocation (dec, query);
+    return decide_system_allocation (self, query);
 
   /* Our own pool: storage buffers, one per plane, padded like the kernel
    * writes them. The layout follows from the size and format only. */
@@ -622,294 +529,44 @@ gst_vk_prores_dec_decide_allocation (GstVideoDecoder * dec, GstQuery * query)
 
 /* --------------------------------------------------------------- frames */
 
-/* Prepares a parsed frame's GPU work: output (or download) planes, the
- * upload written; queues it as pending and submits the batch once full.
- * On failure the frame is dropped with an error. */
+/* Queues a parsed frame's GPU work and submits the batch once full. On
+ * failure the frame is dropped with an error. */
 static GstFlowReturn
 submit_frame (GstVkProResDec * self, GstVideoCodecFrame * frame,
     const guint8 * data, gsize size, const gpc::prores::Frame & parsed)
 {
   GstVideoDecoder *dec = GST_VIDEO_DECODER (self);
   GError *error = NULL;
-  const gpc::ProResOutConfig & c = self->config;
-
-  gpc::prores::GpuFrameParams fp;
-  std::vector < gpc::prores::GpuSliceDesc > slices;
-  gpc::prores::build_gpu_layout (parsed, c.depth, !c.alpha,
-      self->idct == IDCT_C ? gpc::prores::IdctFlavor::kC : gpc::prores::IdctFlavor::kX86,
-      &fp, &slices);
-
   /* Vulkan output: the frame's buffer now (our pool has no upper limit).
-   * System memory: when the download completes, so that a downstream pool
-   * with few buffers cannot block us while we hold frames in flight. */
-  GstBuffer *out = NULL;
+   * System memory: a download buffer now, the output buffer when the
+   * download completes, so that a downstream pool with few buffers cannot
+   * block us while we hold frames in flight. */
+  GstBuffer *vk_out = NULL, *download = NULL;
   if (self->vulkan_output) {
     GstFlowReturn ret = gst_video_decoder_allocate_output_frame (dec, frame);
     if (ret != GST_FLOW_OK) {
       gst_video_decoder_drop_frame (dec, frame);
       return ret;
     }
-    out = frame->output_buffer;
-    set_field_flags (self, out);
-  }
-
-  /* Where the planes go: the output buffer's storage buffers (padded
-   * layout), or a host-visible buffer in the cropped host layout; for
-   * AYUV64 the kernel decodes into scratch planes that are packed after. */
-  gpc::ProResPlanes outp = { };
-  gpc::ProResPlanes planes = { };
-  GstBuffer *download = NULL;
-  GstBuffer *scratch = NULL;
-  GstBuffer *staged_out = NULL;
-  if (self->vulkan_output) {
-    gpc::ProResGpuLayout l = gpc::prores_vk_output_layout (c);
-    if (gst_buffer_n_memory (out) < c.n_planes) {
-      g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-          "output buffer has %u memories, %u planes needed",
-          gst_buffer_n_memory (out), c.n_planes);
-      goto error;
-    }
-    for (guint32 p = 0; p < c.n_planes; p++) {
-      GstMemory *m = gst_buffer_peek_memory (out, p);
-      if (!gpc::vk_is_storage_buffer (m) || gst_memory_get_sizes (m, NULL, NULL) < l.size[p]
-          || (m->offset % 4) != 0) {
-        g_set_error (&error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-            "output plane %u is not a large enough storage buffer", p);
-        goto error;
-      }
-      outp.mem[p] = (GstVulkanBufferMemory *) m;
-      forget_gpu_state (outp.mem[p]);
-      outp.offset[p] = (guint32) (m->offset / 4);
-      outp.stride[p] = l.stride[p] / 4;
-      outp.row_words[p] = l.stride[p] / 4;
-    }
-    outp.rows = l.rows;
+    vk_out = frame->output_buffer;
+    set_field_flags (self, vk_out);
   } else {
-    const gpc::ProResHostLayout l = gpc::prores_host_layout (c);
-    download = self->download_cache->acquire (l.size, &error);
-    if (!download)
-      goto error;
-    GstVulkanBufferMemory *m = gpc::vk_buffer_memory (download);
-    forget_gpu_state (m);
-    if (self->copy_download) {
-      staged_out = self->device_cache->acquire (l.size, &error);
-      if (!staged_out)
-        goto error;
-      m = gpc::vk_buffer_memory (staged_out);
-      forget_gpu_state (m);
-    }
-    for (guint32 p = 0; p < c.n_planes; p++) {
-      outp.mem[p] = m;
-      outp.offset[p] = l.offset[p] / 4;
-      outp.stride[p] = l.stride[p] / 4;
-      outp.row_words[p] = l.stride[p] / 4;
-    }
-    outp.rows = c.height;
+    download = self->downloads->acquire (self->config, &error);
   }
-  if (c.pack_ayuv64) {
-    gpc::ProResGpuLayout l = gpc::prores_gpu_layout (fp, c.decode_planes);
-    gsize total = 0;
-    for (guint32 p = 0; p < c.decode_planes; p++)
-      total += l.size[p];
-    scratch = self->device_cache->acquire (total, &error);
-    if (!scratch)
-      goto error;
-    forget_gpu_state (gpc::vk_buffer_memory (scratch));
-    gsize at = 0;
-    for (guint32 p = 0; p < c.decode_planes; p++) {
-      planes.mem[p] = gpc::vk_buffer_memory (scratch);
-      planes.offset[p] = (guint32) (at / 4);
-      planes.stride[p] = planes.row_words[p] = l.stride[p] / 4;
-      at += l.size[p];
-    }
-    planes.rows = l.rows;
-  } else {
-    planes = outp;
-  }
-
-  {
-    /* The one upload: params, slice records and the frame's bytes. */
-    const gsize up_size = gpc::VkProResKernel::upload_size (slices.size (), size);
-    GstBuffer *staging = self->staging_cache->acquire (up_size, &error);
-    /* direct-upload: the kernel reads the staging buffer over the bus
-     * instead of a device-local copy (no transfer before the dispatch). */
-    GstBuffer *input = !staging ? NULL : self->direct_upload ? gst_buffer_ref (staging) :
-        self->device_cache->acquire (up_size, &error);
-    if (!input) {
-      gst_clear_buffer (&staging);
-      goto error;
-    }
-    GstMemory *smem_raw = gst_buffer_peek_memory (staging, 0);
-    GstMapInfo map;
-    if (!gst_memory_map (smem_raw, &map, GST_MAP_WRITE)) {
-      gst_buffer_unref (staging);
-      gst_buffer_unref (input);
-      g_set_error (&error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
-          "could not map the upload buffer");
-      goto error;
-    }
-    gpc::VkProResKernel::fill_upload (map.data, fp, slices, data, size, self->copier);
-    gst_memory_unmap (smem_raw, &map);
-
-    FrameJob *job = new FrameJob ();
-    job->fp = fp;
-    job->frame_size = size;
-    job->up_size = up_size;
-    job->staging = staging;
-    job->input = input;
-    job->scratch = scratch;
-    scratch = NULL;
-    job->staged_out = staged_out;
-    staged_out = NULL;
-    job->out = out;
-    job->planes = planes;
-    job->outp = outp;
-    const guint32 slot = (guint32) (self->submitted++ % N_SLOTS);
-    self->pending->push_back ({frame, NULL, slot, fp.num_slices, download, job});
-    self->unsubmitted++;
-    if (self->unsubmitted >= MAX (self->batch, 1u))
-      return record_batch (self);
-  }
-  return GST_FLOW_OK;
-
-error:
+  const gpc::prores::IdctFlavor idct = self->idct == IDCT_C ?
+      gpc::prores::IdctFlavor::kC : gpc::prores::IdctFlavor::kX86;
+  const bool queued = (vk_out || download) && self->sched->queue (frame, data, size, parsed,
+      self->config, idct, vk_out, download, &error);
+  gst_clear_buffer (&download);
+  if (queued && self->sched->submit (true, dropper (self), &error))
+    return GST_FLOW_OK;
   GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
       ("Failed to submit ProRes decoding to the Vulkan device"),
       ("%s", error ? error->message : "unknown"));
   g_clear_error (&error);
-  gst_clear_buffer (&download);
-  gst_clear_buffer (&scratch);
-  gst_clear_buffer (&staged_out);
-  gst_video_decoder_drop_frame (dec, frame);
+  if (!queued)
+    gst_video_decoder_drop_frame (dec, frame);
   return GST_FLOW_ERROR;
-}
-
-/* Records and submits the frames not yet submitted (the tail of the
- * pending queue) as one command buffer: every upload copy, one barrier,
- * every frame's dispatch back to back (nothing between them: they overlap
- * on the GPU), one barrier to the host. They share its fence. */
-static GstFlowReturn
-record_batch (GstVkProResDec * self)
-{
-  if (self->unsubmitted == 0)
-    return GST_FLOW_OK;
-  gpc::VkExec * exec = self->exec;
-  GError *error = NULL;
-  const size_t first = self->pending->size () - self->unsubmitted;
-  const gpc::ProResOutConfig & c = self->config;
-  gboolean ok;
-
-  exec->collect ();
-  ok = exec->begin (&error);
-  const bool begun = ok;
-  bool copies = false;
-  for (size_t i = first; ok && i < self->pending->size (); i++) {
-    FrameJob *job = (*self->pending)[i].job;
-    GstVulkanBufferMemory *smem = gpc::vk_buffer_memory (job->staging);
-    GstVulkanBufferMemory *dmem = gpc::vk_buffer_memory (job->input);
-    /* Host writes are visible to the submission that follows them, and
-     * both buffers are free (see forget_gpu_state): no barrier before. */
-    if (dmem == smem) {
-      claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT);
-      continue;
-    }
-    claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    claim_gpu_state (exec, dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = { 0, 0, job->up_size };
-    vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
-    copies = true;
-  }
-  if (ok && copies) {
-    exec->global_barrier (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    for (size_t i = first; i < self->pending->size (); i++)
-      claim_gpu_state (exec, gpc::vk_buffer_memory ((*self->pending)[i].job->input),
-          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-  }
-  bool downloads = false;
-  /* Split path: the frames' first passes together, then their second
-   * passes (see VkProResKernel::begin_batch); not with AYUV64, whose
-   * packing reads each frame's planes right after its decoding. */
-  if (!c.pack_ayuv64)
-    self->kernel->begin_batch ();
-  for (size_t i = first; ok && i < self->pending->size (); i++) {
-    PendingFrame & f = (*self->pending)[i];
-    FrameJob *job = f.job;
-    ok = self->kernel->record (exec, gpc::vk_buffer_memory (job->input), job->fp,
-        job->frame_size, job->planes, (GstVulkanBufferMemory *) self->status, f.slot,
-        (guint32 *) self->status_map.data, &error, false);
-    if (ok && job->scratch)
-      ok = self->kernel->record_pack_ayuv64 (exec, job->planes, job->outp.mem[0],
-          job->outp.offset[0], job->outp.stride[0], c.width, c.height, &error);
-    exec->keep (GST_MINI_OBJECT_CAST (job->staging));
-    exec->keep (GST_MINI_OBJECT_CAST (job->input));
-    if (job->scratch)
-      exec->keep (GST_MINI_OBJECT_CAST (job->scratch));
-  }
-  if (!self->kernel->end_batch (exec, ok ? &error : NULL))
-    ok = false;
-  for (size_t i = first; ok && i < self->pending->size (); i++) {
-    PendingFrame & f = (*self->pending)[i];
-    FrameJob *job = f.job;
-    if (job->staged_out) {
-      /* Download by copy: the decoded planes to the host in one transfer. */
-      GstVulkanBufferMemory *src = gpc::vk_buffer_memory (job->staged_out);
-      GstVulkanBufferMemory *dst = gpc::vk_buffer_memory (f.download);
-      exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-      claim_gpu_state (exec, dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-      /* The config is the frames' own: a change drains them first. */
-      VkBufferCopy region = { 0, 0, gpc::prores_host_layout (c).size };
-      vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
-      exec->keep (GST_MINI_OBJECT_CAST (job->staged_out));
-    }
-    if (f.download) {
-      exec->keep (GST_MINI_OBJECT_CAST (f.download));
-      downloads = true;
-    } else {
-      exec->keep (GST_MINI_OBJECT_CAST (job->out));
-    }
-  }
-  if (ok) {
-    /* Status slots and downloads to the host, once for the batch. */
-    exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    claim_gpu_state (exec, (GstVulkanBufferMemory *) self->status, VK_PIPELINE_STAGE_HOST_BIT,
-        VK_ACCESS_HOST_READ_BIT);
-    for (size_t i = first; downloads && i < self->pending->size (); i++)
-      if ((*self->pending)[i].download)
-        claim_gpu_state (exec, gpc::vk_buffer_memory ((*self->pending)[i].download),
-            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  }
-  GstVulkanFence *fence = NULL;
-  if (begun)
-    fence = exec->submit (ok ? &error : NULL);
-  if (!ok || !fence) {
-    if (fence)
-      gst_vulkan_fence_unref (fence);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Failed to submit ProRes decoding to the Vulkan device"),
-        ("%s", error ? error->message : "unknown"));
-    g_clear_error (&error);
-    while (self->unsubmitted > 0) {
-      PendingFrame f = self->pending->back ();
-      self->pending->pop_back ();
-      self->unsubmitted--;
-      release_pending (f);
-      gst_video_decoder_drop_frame (GST_VIDEO_DECODER (self), f.frame);
-    }
-    return GST_FLOW_ERROR;
-  }
-  for (size_t i = first; i < self->pending->size (); i++) {
-    PendingFrame & f = (*self->pending)[i];
-    f.fence = gst_vulkan_fence_ref (fence);
-    free_job (f.job);
-    f.job = NULL;
-  }
-  gst_vulkan_fence_unref (fence);
-  self->unsubmitted = 0;
-  return GST_FLOW_OK;
 }
 
 static GstFlowReturn
@@ -936,10 +593,9 @@ gst_vk_prores_dec_handle_frame (GstVideoDecoder * dec, GstVideoCodecFrame * fram
       err = "frame larger than 256 MiB";
     /* Keep the output in order: finish what precedes this frame first. */
     ret = drain_pending (self);
-    GST_VIDEO_DECODER_ERROR (self, 1, STREAM, DECODE, ("Invalid ProRes frame"),
-        ("%s: %s", gpc::prores::status_name (s), err.c_str ()), ret);
-    gst_video_decoder_drop_frame (dec, frame);
-    return ret;
+    const std::string why = std::string (gpc::prores::status_name (s)) + ": " + err;
+    GstFlowReturn r = skip_undecodable (self, frame, why.c_str ());
+    return ret == GST_FLOW_OK ? r : ret;
   }
 
   bool dropped = false;
@@ -982,13 +638,8 @@ gst_vk_prores_dec_handle_frame (GstVideoDecoder * dec, GstVideoCodecFrame * fram
 
   /* Never wait for a frame just submitted unless the window is full
    * (complete_oldest submits a batch still open). */
-  while (!self->pending->empty () && ret == GST_FLOW_OK) {
-    PendingFrame & oldest = self->pending->front ();
-    if (self->pending->size () <= self->frames_in_flight
-        && (!oldest.fence || !gst_vulkan_fence_is_signaled (oldest.fence)))
-      break;
+  while (ret == GST_FLOW_OK && !self->sched->empty () && self->sched->oldest_due ())
     ret = complete_oldest (self);
-  }
   return ret;
 }
 
@@ -1001,6 +652,11 @@ gst_vk_prores_dec_finish (GstVideoDecoder * dec)
    * returned: a caps downstream refused would go unnoticed. */
   if (ret == GST_FLOW_NOT_NEGOTIATED)
     GST_ELEMENT_FLOW_ERROR (self, ret);
+  /* The base class says this only when no frame was finished or dropped,
+   * and it counts our undecodable frames, dropped for their QoS message. */
+  if (ret == GST_FLOW_OK && self->frames_skipped > 0 && self->frames_decoded == 0)
+    GST_ELEMENT_ERROR (self, STREAM, DECODE, ("No valid frames decoded before end of stream"),
+        ("none of the %" G_GUINT64_FORMAT " frames could be decoded", self->frames_skipped));
   return ret;
 }
 
@@ -1014,9 +670,37 @@ static gboolean
 gst_vk_prores_dec_flush (GstVideoDecoder * dec)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
-  if (self->exec)
+  if (self->sched)
     discard_pending (self);
+  self->frames_skipped = self->frames_decoded = 0;
   return TRUE;
+}
+
+/* Frames in flight and batch for this stream: the properties, or where
+ * they are AUTO, the policy above for what upstream says about liveness. */
+static gboolean
+choose_pacing (GstVkProResDec * self)
+{
+  gboolean live = FALSE;
+  GstQuery *q = gst_query_new_latency ();
+  if (gst_pad_peer_query (GST_VIDEO_DECODER_SINK_PAD (self), q))
+    gst_query_parse_latency (q, &live, NULL, NULL);
+  gst_query_unref (q);
+  GST_OBJECT_LOCK (self);
+  const guint in_flight = self->frames_in_flight_prop != AUTO ?
+      (guint) self->frames_in_flight_prop :
+      live ? LIVE_FRAMES_IN_FLIGHT : THROUGHPUT_FRAMES_IN_FLIGHT;
+  const guint batch = self->batch_prop != AUTO ? (guint) MAX (self->batch_prop, 1) :
+      live ? LIVE_BATCH : THROUGHPUT_BATCH;
+  GST_OBJECT_UNLOCK (self);
+  const gboolean changed = in_flight != self->frames_in_flight || batch != self->batch;
+  self->frames_in_flight = in_flight;
+  self->batch = batch;
+  if (self->sched)
+    self->sched->set_pacing (in_flight, batch);
+  GST_INFO_OBJECT (self, "upstream %s: %u frames in flight, batches of %u",
+      live ? "live" : "not live", in_flight, batch);
+  return changed;
 }
 
 static gboolean
@@ -1038,6 +722,10 @@ gst_vk_prores_dec_set_format (GstVideoDecoder * dec, GstVideoCodecState * state)
   if (self->input_state)
     gst_video_codec_state_unref (self->input_state);
   self->input_state = gst_video_codec_state_ref (state);
+  /* Pending frames keep their batch; a new window (and so a new latency,
+   * set with the output state) from the next frame on. */
+  if (choose_pacing (self))
+    self->have_config = FALSE;
   if (depth != self->variant_depth) {
     /* The output format follows from the first frame under these caps. */
     self->variant_depth = depth;
@@ -1072,6 +760,67 @@ gst_vk_prores_dec_sink_query (GstVideoDecoder * dec, GstQuery * query)
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* The device is found at NULL -> READY: decodebin and decodebin3 try the
+ * next decoder (avdec_prores) when an element fails there, so a device
+ * that went away, or one that cannot run the kernels, falls back cleanly. */
+static gboolean
+gst_vk_prores_dec_open (GstVideoDecoder * dec)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
+  gboolean ok = gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk);
+  if (ok) {
+    const GstVulkanPhysicalDevice *pd = self->vk.device->physical_device;
+    std::string why;
+    ok = gpc::prores_device_can_decode (pd->properties, pd->queue_family_props,
+        pd->n_queue_families, &why);
+    if (!ok)
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("The Vulkan device cannot run the ProRes decoder"), ("%s: %s",
+              pd->properties.deviceName, why.c_str ()));
+  }
+  return ok;
+}
+
+/* Whether the element is being tried by a decodebin3 older than 1.24,
+ * which passes the errors of a candidate decoder on to the application
+ * (stopping the pipeline) even when it then replaces the decoder. */
+static gboolean
+tried_by_old_decodebin3 (GstElement * element)
+{
+  guint major, minor, micro, nano;
+  gst_version (&major, &minor, &micro, &nano);
+  if (major > 1 || minor >= 24)
+    return FALSE;
+  GstObject *parent = gst_object_get_parent (GST_OBJECT (element));
+  GstElementFactory *f = parent && GST_IS_ELEMENT (parent) ?
+      gst_element_get_factory (GST_ELEMENT (parent)) : NULL;
+  const gboolean old = f && !g_strcmp0 (GST_OBJECT_NAME (f), "decodebin3");
+  gst_clear_object (&parent);
+  return old;
+}
+
+/* What fails in NULL -> READY (open() and the base class's report of it)
+ * is told to such a decodebin3 as a warning, so that avdec_prores can
+ * play; decodebin and newer decodebin3 drop the errors of a decoder they
+ * replace, and applications that use the element directly get them. */
+static gboolean
+gst_vk_prores_dec_post_message (GstElement * element, GstMessage * message)
+{
+  GstVkProResDec *self = GST_VK_PRORES_DEC (element);
+  if (self->opening && GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR
+      && tried_by_old_decodebin3 (element)) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_error (message, &err, &dbg);
+    GstMessage *warning = gst_message_new_warning (GST_MESSAGE_SRC (message), err, dbg);
+    g_error_free (err);
+    g_free (dbg);
+    gst_message_unref (message);
+    message = warning;
+  }
+  return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
+}
+
 static gboolean
 gst_vk_prores_dec_start (GstVideoDecoder * dec)
 {
@@ -1080,43 +829,24 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
 
   if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
     return FALSE;
-  self->exec = gpc::VkExec::create (self->vk.queue, &error);
-  if (self->exec)
-    self->kernel = gpc::VkProResKernel::create (self->vk.device, &error);
-  if (self->kernel)
-    self->status = gpc::vk_storage_alloc (self->vk.device, N_SLOTS * 16, true, &error);
-  if (self->status && !gst_memory_map (self->status, &self->status_map,
-          (GstMapFlags) (GST_MAP_READ | GST_MAP_WRITE))) {
-    g_set_error (&error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-        "could not map the status buffer");
-    gst_memory_unref (self->status);
-    self->status = nullptr;
-  }
-  if (!self->status) {
+  if (!self->copier)
+    self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
+  self->sched = gpc::ProResScheduler::create (self->vk.device, self->vk.queue, self->copier,
+      &error);
+  if (!self->sched) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Failed to set up ProRes decoding on the Vulkan device"),
         ("%s", error ? error->message : "unknown"));
     g_clear_error (&error);
-    delete self->kernel;
-    self->kernel = nullptr;
-    delete self->exec;
-    self->exec = nullptr;
     return FALSE;
   }
-  self->device_cache = new gpc::VkBufferCache (self->vk.device, false);
-  self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
-  self->download_cache = new gpc::VkBufferCache (self->vk.device, gpc::VkMemKind::HostRead);
-  if (!self->copier)
-    self->copier = new gpc::ParallelCopy (gpc::ParallelCopy::default_workers ());
-  self->submitted = 0;
-  self->direct_upload = g_getenv ("GPC_PRORES_DIRECT_UPLOAD") != NULL &&
-      atoi (g_getenv ("GPC_PRORES_DIRECT_UPLOAD")) != 0;
-  /* The transfer reached 784 fps at 2160p HQ on the H100, kernel writes to
-   * host memory 132 (docs/performance.md). */
-  self->copy_download = g_strcmp0 (g_getenv ("GPC_PRORES_DOWNLOAD"), "direct") != 0;
+  self->sched->set_pacing (self->frames_in_flight, self->batch);
+  self->downloads = new gpc::ProResDownloads (self->vk.device);
   self->have_config = FALSE;
+  self->downstream_video_meta = self->downstream_pool = FALSE;
   self->warned_alpha = FALSE;
   self->frames_bad_slices = 0;
+  self->frames_skipped = self->frames_decoded = 0;
   return TRUE;
 }
 
@@ -1125,29 +855,17 @@ gst_vk_prores_dec_stop (GstVideoDecoder * dec)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
 
-  if (self->exec) {
+  if (self->sched) {
     discard_pending (self);
-    self->exec->wait_idle ();
+    delete self->sched;         /* waits for the GPU */
+    self->sched = nullptr;
   }
   if (self->vk_pool) {
     gst_buffer_pool_set_active (self->vk_pool, FALSE);
     gst_clear_object (&self->vk_pool);
   }
-  delete self->device_cache;
-  self->device_cache = nullptr;
-  delete self->staging_cache;
-  self->staging_cache = nullptr;
-  delete self->download_cache;
-  self->download_cache = nullptr;
-  if (self->status) {
-    gst_memory_unmap (self->status, &self->status_map);
-    gst_memory_unref (self->status);
-  }
-  self->status = nullptr;
-  delete self->exec;
-  self->exec = nullptr;
-  delete self->kernel;
-  self->kernel = nullptr;
+  delete self->downloads;
+  self->downloads = nullptr;
   if (self->input_state)
     gst_video_codec_state_unref (self->input_state);
   self->input_state = NULL;
@@ -1168,8 +886,10 @@ static GstStateChangeReturn
 gst_vk_prores_dec_change_state (GstElement * element, GstStateChange transition)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (element);
+  self->opening = transition == GST_STATE_CHANGE_NULL_TO_READY;
   GstStateChangeReturn ret =
       GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  self->opening = FALSE;
   if (transition == GST_STATE_CHANGE_READY_TO_NULL)
     gpc_vk_context_clear (&self->vk);
   return ret;
@@ -1190,7 +910,7 @@ gst_vk_prores_dec_set_property (GObject * object, guint prop_id,
       self->skip_alpha = g_value_get_boolean (value);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
+      self->frames_in_flight_prop = g_value_get_int (value);
       break;
     case PROP_OUTPUT_MEMORY:
       self->output_memory = (OutputMemory) g_value_get_enum (value);
@@ -1199,7 +919,7 @@ gst_vk_prores_dec_set_property (GObject * object, guint prop_id,
       self->idct = (IdctArith) g_value_get_enum (value);
       break;
     case PROP_BATCH:
-      self->batch = g_value_get_uint (value);
+      self->batch_prop = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1223,7 +943,7 @@ gst_vk_prores_dec_get_property (GObject * object, guint prop_id,
       g_value_set_boolean (value, self->skip_alpha);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
+      g_value_set_int (value, self->frames_in_flight_prop);
       break;
     case PROP_OUTPUT_MEMORY:
       g_value_set_enum (value, self->output_memory);
@@ -1232,7 +952,7 @@ gst_vk_prores_dec_get_property (GObject * object, guint prop_id,
       g_value_set_enum (value, self->idct);
       break;
     case PROP_BATCH:
-      g_value_set_uint (value, self->batch);
+      g_value_set_int (value, self->batch_prop);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1245,9 +965,7 @@ static void
 gst_vk_prores_dec_finalize (GObject * object)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (object);
-  delete self->pending;
   delete self->copier;
-  delete self->lent;
   gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1256,12 +974,12 @@ static void
 gst_vk_prores_dec_init (GstVkProResDec * self)
 {
   gpc_vk_context_init (&self->vk);
-  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  self->frames_in_flight_prop = AUTO;
+  self->frames_in_flight = THROUGHPUT_FRAMES_IN_FLIGHT;
   self->output_memory = OUTPUT_MEMORY_AUTO;
   self->idct = IDCT_X86;
-  self->batch = DEFAULT_BATCH;
-  self->pending = new std::deque < PendingFrame > ();
-  self->lent = new std::shared_ptr < std::atomic < int >>(std::make_shared < std::atomic < int >>(0));
+  self->batch_prop = AUTO;
+  self->batch = THROUGHPUT_BATCH;
   new (&self->config) gpc::ProResOutConfig ();
   gst_video_decoder_set_packetized (GST_VIDEO_DECODER (self), TRUE);
   gst_video_decoder_set_needs_format (GST_VIDEO_DECODER (self), TRUE);
@@ -1276,8 +994,7 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
   const GParamFlags rw = (GParamFlags) (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
 
-  GST_DEBUG_CATEGORY_INIT (gst_vk_prores_dec_debug, "vkproresdec", 0,
-      "ProRes decoder on Vulkan");
+  init_debug ();
 
   gobject_class->set_property = gst_vk_prores_dec_set_property;
   gobject_class->get_property = gst_vk_prores_dec_get_property;
@@ -1288,10 +1005,10 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
       g_param_spec_boolean ("skip-alpha", "Skip alpha",
           "Do not decode the alpha channel (output without alpha)", FALSE, rw));
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+      g_param_spec_int ("frames-in-flight", "Frames in flight",
           "Frames the GPU may decode while later ones arrive; each adds one "
-          "frame of latency (0: wait for every frame)", 0, MAX_FRAMES_IN_FLIGHT,
-          DEFAULT_FRAMES_IN_FLIGHT, rw));
+          "frame of reported latency (0: wait for every frame; -1: 32 when "
+          "upstream is not live, 2 when it is)", AUTO, MAX_FRAMES_IN_FLIGHT, AUTO, rw));
   g_object_class_install_property (gobject_class, PROP_OUTPUT_MEMORY,
       g_param_spec_enum ("output-memory", "Output memory",
           "Where decoded frames go", GST_TYPE_VK_PRORES_DEC_OUTPUT_MEMORY,
@@ -1301,11 +1018,12 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
           "Which of FFmpeg's 10-bit IDCT arithmetics to reproduce (they differ "
           "only on crafted streams)", GST_TYPE_VK_PRORES_DEC_IDCT, IDCT_X86, rw));
   g_object_class_install_property (gobject_class, PROP_BATCH,
-      g_param_spec_uint ("batch", "Batch",
+      g_param_spec_int ("batch", "Batch",
           "Frames recorded and submitted together: their decoding overlaps on "
           "the GPU even where the driver drains the queue at every barrier; a "
           "batch goes out when full or when its oldest frame is due (at most "
-          "frames-in-flight + 1 frames)", 1, MAX_FRAMES_IN_FLIGHT, DEFAULT_BATCH, rw));
+          "frames-in-flight + 1 frames; -1: 16 when upstream is not live, 1 "
+          "when it is)", AUTO, MAX_FRAMES_IN_FLIGHT, AUTO, rw));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -1315,9 +1033,11 @@ gst_vk_prores_dec_class_init (GstVkProResDecClass * klass)
       "with FFmpeg's software decoder", "gst-gpucodecs developers");
 
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_set_context);
+  element_class->post_message = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_post_message);
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_vk_prores_dec_change_state);
 
+  dec_class->open = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_open);
   dec_class->start = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_start);
   dec_class->stop = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_stop);
   dec_class->set_format = GST_DEBUG_FUNCPTR (gst_vk_prores_dec_set_format);

@@ -5,7 +5,6 @@
 
 #include "compute/gpcvkcompat.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
@@ -84,42 +83,31 @@ void VkProResKernel::fill_upload (uint8_t *dst, const GpuFrameParams &fp,
       data_offset (slices.size ()) - frame_size);
 }
 
-VkProResKernel *VkProResKernel::create (GstVulkanDevice *device, GError **error)
+VkProResKernel *VkProResKernel::create (GstVulkanDevice *device, const Options &o,
+    GError **error)
 {
+  const VkPhysicalDeviceLimits &lim = device->physical_device->properties.limits;
+  auto fits = [&lim] (uint32_t wg) {
+    return wg <= lim.maxComputeWorkGroupSize[0] && wg <= lim.maxComputeWorkGroupInvocations;
+  };
+  const bool pow2 = o.wg == 64 || o.wg == 128 || o.wg == 256;
+  const bool idct_pow2 = o.idct_wg == 64 || o.idct_wg == 128 || o.idct_wg == 256;
+  const bool vld_ok = o.vld_wg >= 32 && o.vld_wg <= 256 && o.vld_wg % 32 == 0;
+  if (!pow2 || !fits (o.wg) || o.spread > 1 || (o.spread && o.wg < 128) || !vld_ok ||
+      !fits (o.vld_wg) || !idct_pow2 || !fits (o.idct_wg)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "ProRes kernel layout not supported here: wg %u, spread %u, vld_wg %u, idct_wg %u",
+        o.wg, o.spread, o.vld_wg, o.idct_wg);
+    return nullptr;
+  }
   VkProResKernel *k = new VkProResKernel ();
   k->device_ = (GstVulkanDevice *) gst_object_ref (device);
-  k->max_groups_x_ = std::min<uint32_t> (65535,
-      device->physical_device->properties.limits.maxComputeWorkGroupCount[0]);
-  /* Tuning aids for benchmarks (see docs/prores-gpu.md): the workgroup
-   * size and where the three entropy decoders of a slice run. */
-  const VkPhysicalDeviceLimits &lim = device->physical_device->properties.limits;
-  if (const char *env = g_getenv ("GPC_PRORES_WG")) {
-    uint32_t wg = (uint32_t) atoi (env);
-    if ((wg == 64 || wg == 128 || wg == 256) && wg <= lim.maxComputeWorkGroupSize[0] &&
-        wg <= lim.maxComputeWorkGroupInvocations)
-      k->wg_ = wg;
-  }
-  if (const char *env = g_getenv ("GPC_PRORES_SPREAD"))
-    k->spread_ = atoi (env) ? 1 : 0;
-  if (k->spread_ && k->wg_ < 128)
-    k->wg_ = 128;
-  if (const char *env = g_getenv ("GPC_PRORES_PATH")) {
-    if (!parse_path (env, &k->path_))
-      g_warning ("GPC_PRORES_PATH=%s: expected fused or split, using fused", env);
-  }
-  /* Split path workgroups (tuning aids too): pass 1 in multiples of 32. */
-  if (const char *env = g_getenv ("GPC_PRORES_VLD_WG")) {
-    uint32_t wg = (uint32_t) atoi (env);
-    if (wg >= 32 && wg <= 256 && wg % 32 == 0 && wg <= lim.maxComputeWorkGroupSize[0] &&
-        wg <= lim.maxComputeWorkGroupInvocations)
-      k->vld_wg_ = wg;
-  }
-  if (const char *env = g_getenv ("GPC_PRORES_IDCT_WG")) {
-    uint32_t wg = (uint32_t) atoi (env);
-    if ((wg == 64 || wg == 128 || wg == 256) && wg <= lim.maxComputeWorkGroupSize[0] &&
-        wg <= lim.maxComputeWorkGroupInvocations)
-      k->idct_wg_ = wg;
-  }
+  k->max_groups_x_ = std::min<uint32_t> (65535, lim.maxComputeWorkGroupCount[0]);
+  k->path_ = o.path;
+  k->wg_ = o.wg;
+  k->spread_ = o.spread;
+  k->vld_wg_ = o.vld_wg;
+  k->idct_wg_ = o.idct_wg;
   k->scratch_cache_ = new VkBufferCache (device, VkMemKind::Device);
   /* The 10-bit pipelines now, so that a device that cannot run them fails at start. */
   const bool split = k->path_ == Path::Split;

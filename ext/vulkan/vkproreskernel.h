@@ -4,12 +4,14 @@
  * The ProRes slice decoding kernel with its input layout: used by
  * vkproresdec and by its benchmark, so both run the same dispatch. Two
  * paths, bit-exact with each other (docs/prores-gpu.md):
- *  - fused (default): shaders/prores_decode.comp, one workgroup per slice
- *    decodes, transforms and stores it;
- *  - split: shaders/prores_vld.comp (one invocation per slice component,
- *    coefficients to a scratch buffer) then shaders/prores_idct.comp (one
- *    workgroup per slice), a buffer barrier between, same command buffer.
- * GPC_PRORES_PATH=fused|split picks one at create().
+ *  - split (the element's): shaders/prores_vld.comp (one invocation per
+ *    slice component, coefficients to a scratch buffer) then
+ *    shaders/prores_idct.comp (one workgroup per slice), a buffer barrier
+ *    between, same command buffer;
+ *  - fused: shaders/prores_decode.comp, one workgroup per slice decodes,
+ *    transforms and stores it.
+ * The element runs the defaults of Options; the benchmark and the kernel
+ * test choose others.
  *
  * Input (one host upload per frame): GpuFrameParams at byte 0, GpuSliceDesc[]
  * at byte 192, then the frame's bytes, then 16 zero bytes. Output: up to four
@@ -39,7 +41,25 @@ struct ProResPlanes {
 
 class VkProResKernel {
  public:
-  static VkProResKernel *create (GstVulkanDevice *device, GError **error);
+  enum class Path { Fused, Split };
+  /* The path and workgroup layouts. The defaults are the fastest measured
+   * on the H100 (docs/performance.md): the split path with 128-invocation
+   * VLD and 64-invocation IDCT workgroups (2160p HQ kernel 1213 us against
+   * 2377 us fused); for the fused path, 128 invocations a slice with one
+   * subgroup per entropy decoder beat 64 / 256 and the packed layout. */
+  struct Options {
+    Path path = Path::Split;
+    uint32_t wg = 128;      /* fused: invocations per slice, 64, 128 or 256 */
+    uint32_t spread = 1;    /* fused: entropy decoders on lanes 0-2 (0) or one subgroup each
+                             * (1, needs wg >= 128) */
+    uint32_t vld_wg = 128;  /* split pass 1: a multiple of 32 up to 256 */
+    uint32_t idct_wg = 64;  /* split pass 2: 64, 128 or 256 */
+  };
+  /* Fails (error set) for options out of range or beyond the device. */
+  static VkProResKernel *create (GstVulkanDevice *device, const Options &options, GError **error);
+  static VkProResKernel *create (GstVulkanDevice *device, GError **error) {
+    return create (device, Options (), error);
+  }
   ~VkProResKernel ();
 
   /* Bytes of the upload for a frame of `frame_size` bytes and `n` slices. */
@@ -63,8 +83,6 @@ class VkProResKernel {
       GstVulkanBufferMemory *status, uint32_t slot, uint32_t *status_host, GError **error,
       bool host_barrier = true);
 
-  /* The decoding path (create() reads GPC_PRORES_PATH; fused without). */
-  enum class Path { Fused, Split };
   Path path () const { return path_; }
   void set_path (Path p) { path_ = p; }
   /* "fused" / "split" to a Path; false for anything else. */
@@ -106,14 +124,8 @@ class VkProResKernel {
 
   GstVulkanDevice *device_ = nullptr;
   uint32_t max_groups_x_ = 65535;
-  /* Defaults measured on an H100 (docs/performance.md): 128 invocations with
-   * one subgroup per entropy decoder beat 64 / 256 and the packed layout at
-   * 1080p and 2160p HQ. 128 is within every Vulkan device's limits. */
-  uint32_t wg_ = 128;    /* invocations per slice (workgroup) */
-  uint32_t spread_ = 1;  /* entropy decoders: 0 lanes 0-2 of one subgroup, 1 one subgroup each */
-  /* The split path with 128-invocation VLD and 64-invocation IDCT
-   * workgroups: the fastest of the H100 sweep (2160p HQ kernel 1213 us
-   * against 2377 us fused; docs/performance.md). */
+  uint32_t wg_ = 128;    /* see Options */
+  uint32_t spread_ = 1;
   Path path_ = Path::Split;
   uint32_t vld_wg_ = 128;
   uint32_t idct_wg_ = 64;

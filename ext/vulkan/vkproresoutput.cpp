@@ -4,6 +4,7 @@
 #include "vkproresoutput.h"
 
 #include "compute/gpcvkbuffer.h"
+#include "gpc-parallel-copy.h"
 
 namespace gpc {
 
@@ -165,6 +166,109 @@ GstBufferPool *prores_vk_pool_new (GstVulkanDevice *device, const GstVideoInfo *
   self->layout = layout;
   self->n_planes = n_planes;
   return GST_BUFFER_POOL_CAST (self);
+}
+
+/* ------------------------------------------------------------ downloads */
+
+ProResDownloads::ProResDownloads (GstVulkanDevice *device)
+    : cache_ (new VkBufferCache (device, VkMemKind::HostRead)),
+      lent_ (std::make_shared<std::atomic<int>> (0))
+{
+}
+
+ProResDownloads::~ProResDownloads ()
+{
+  delete cache_;
+}
+
+GstBuffer *ProResDownloads::acquire (const ProResOutConfig &c, GError **error)
+{
+  return cache_->acquire (prores_host_layout (c).size, error);
+}
+
+void ProResDownloads::trim ()
+{
+  cache_->trim ();
+}
+
+namespace {
+
+struct LentDownload {
+  GstBuffer *host;
+  GstMapInfo map;
+  std::shared_ptr<std::atomic<int>> lent;
+};
+
+} // namespace
+
+static void
+lent_download_free (gpointer data)
+{
+  LentDownload *w = (LentDownload *) data;
+  gst_memory_unmap (gst_buffer_peek_memory (w->host, 0), &w->map);
+  gst_buffer_unref (w->host);   /* back to the download cache */
+  (*w->lent)--;
+  delete w;
+}
+
+GstBuffer *ProResDownloads::lend (GstBuffer *download, const ProResOutConfig &c,
+    const GstVideoInfo *info, bool video_meta)
+{
+  if (*lent_ >= kMaxLent)
+    return NULL;
+  const ProResHostLayout l = prores_host_layout (c);
+  bool same = GST_VIDEO_INFO_N_PLANES (info) == c.n_planes && GST_VIDEO_INFO_SIZE (info) == l.size;
+  for (guint32 p = 0; same && p < c.n_planes; p++)
+    same = GST_VIDEO_INFO_PLANE_OFFSET (info, p) == l.offset[p]
+        && (gsize) GST_VIDEO_INFO_PLANE_STRIDE (info, p) == l.stride[p];
+  if (!same && !video_meta)
+    return NULL;
+  LentDownload *w = new LentDownload { gst_buffer_ref (download), GstMapInfo (), lent_ };
+  if (!gst_memory_map (gst_buffer_peek_memory (download, 0), &w->map, GST_MAP_READ)) {
+    gst_buffer_unref (w->host);
+    delete w;
+    return NULL;
+  }
+  (*lent_)++;
+  GstBuffer *out = gst_buffer_new ();
+  gst_buffer_append_memory (out, gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
+          w->map.data, w->map.size, 0, l.size, w, lent_download_free));
+  if (video_meta) {
+    gsize offset[GST_VIDEO_MAX_PLANES] = { };
+    gint stride[GST_VIDEO_MAX_PLANES] = { };
+    for (guint32 p = 0; p < c.n_planes; p++) {
+      offset[p] = l.offset[p];
+      stride[p] = (gint) l.stride[p];
+    }
+    gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE, c.format, c.width, c.height,
+        c.n_planes, offset, stride);
+  }
+  return out;
+}
+
+bool ProResDownloads::copy (GstBuffer *download, const ProResOutConfig &c,
+    const GstVideoInfo *info, GstBuffer *out, ParallelCopy *copier)
+{
+  GstVideoFrame vf;
+  bool ok = false;
+  GstMemory *hmem = gst_buffer_peek_memory (download, 0);
+  GstMapInfo map;
+  if (gst_video_frame_map (&vf, info, out, GST_MAP_WRITE)) {
+    if (gst_memory_map (hmem, &map, GST_MAP_READ)) {
+      const ProResHostLayout l = prores_host_layout (c);
+      for (guint32 p = 0; p < c.n_planes; p++) {
+        guint8 *dst = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+        const gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+        const guint8 *src = map.data + l.offset[p];
+        copier->copy_rows (dst, ds, src, l.stride[p],
+            (gsize) ds == l.stride[p] ? l.stride[p] : c.row_bytes[p], c.height);
+      }
+      gst_memory_unmap (hmem, &map);
+      ok = true;
+    }
+    gst_video_frame_unmap (&vf);
+  }
+  return ok;
 }
 
 } // namespace gpc

@@ -5,18 +5,24 @@
  * as FFmpeg decodes the stream, the GPU plane layout (padded to whole
  * macroblocks, one Vulkan buffer per plane) and the packed host layout
  * used when downloading to system memory. Also the buffer pool of the
- * memory:VulkanBuffer output.
+ * memory:VulkanBuffer output, and the downloads of system-memory output,
+ * lent downstream or copied out.
  */
 #pragma once
 
 #include <gst/video/video.h>
 #include "compute/gpcvk.h"
 
+#include <atomic>
+#include <memory>
 
 #include "prores-frame.h"
 #include "prores-gpu-layout.h"
 
 namespace gpc {
+
+class ParallelCopy;
+class VkBufferCache;
 
 struct ProResOutConfig {
   GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
@@ -70,5 +76,36 @@ ProResGpuLayout prores_vk_output_layout (const ProResOutConfig &c);
  * per plane and a GstVideoMeta with the padded strides. */
 GstBufferPool *prores_vk_pool_new (GstVulkanDevice *device, const GstVideoInfo *info,
     const ProResGpuLayout &layout, uint32_t n_planes);
+
+/* System-memory output: host-visible, host-cached buffers in the host
+ * layout that the GPU downloads frames into; a finished one becomes the
+ * output buffer itself (read-only, no CPU copy) when its layout is the
+ * caps' own and few are lent, else it is copied into a buffer of the
+ * negotiated pool. */
+class ProResDownloads {
+ public:
+  explicit ProResDownloads (GstVulkanDevice *device);
+  ~ProResDownloads ();
+  /* A download buffer for a frame of `c`. */
+  GstBuffer *acquire (const ProResOutConfig &c, GError **error);
+  /* `download` wrapped as an output buffer: with `video_meta`, in its own
+   * layout, described by a GstVideoMeta; else laid out as `info`, NULL when
+   * its layout differs. NULL too when kMaxLent are lent already. */
+  GstBuffer *lend (GstBuffer *download, const ProResOutConfig &c, const GstVideoInfo *info,
+      bool video_meta);
+  /* The cropped planes of `download` copied into `out`, laid out as `info`. */
+  static bool copy (GstBuffer *download, const ProResOutConfig &c, const GstVideoInfo *info,
+      GstBuffer *out, ParallelCopy *copier);
+  /* Drops free buffers (after a size change). */
+  void trim ();
+
+ private:
+  /* More would grow the cache of host memory without bound behind a deep
+   * queue downstream. */
+  static const int kMaxLent = 16;
+  VkBufferCache *cache_;
+  /* Shared with the lent buffers, which may come back after we are gone. */
+  std::shared_ptr<std::atomic<int>> lent_;
+};
 
 } // namespace gpc

@@ -11,6 +11,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <glib/gstdio.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "gpc-hammer.h"
 #include "prores-decoder.h"
 #include "prores-test-util.h"
+#include "vkproreskernel.h"
 
 using namespace gpc::prores;
 using namespace prores_test;
@@ -394,6 +396,18 @@ static GstVideoFormat expected_format (const DecodedFrame &r)
   return r.chroma_444 ? GST_VIDEO_FORMAT_Y444_10LE : GST_VIDEO_FORMAT_I422_10LE;
 }
 
+/* Every frame of `v` through `h`, then EOS: one output each. */
+static std::vector<Output> decode_all (GstHarness *h, const Vector &v)
+{
+  for (size_t i = 0; i < v.frames.size (); i++)
+    fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
+                v.frames[i].size, i)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  std::vector<Output> outs = pull_all (h);
+  fail_unless_equals_int ((int) outs.size (), (int) v.frames.size ());
+  return outs;
+}
+
 /* Decodes a whole vector and checks every frame against the reference and,
  * where the output is FFmpeg's own layout, against its checksums. */
 static void check_vector (const Vector &v, bool vulkan_out, const char *props,
@@ -401,12 +415,7 @@ static void check_vector (const Vector &v, bool vulkan_out, const char *props,
 {
   GstHarness *h = new_decoder (props, vulkan_out);
   set_vector_caps (h, v, variant);
-  for (size_t i = 0; i < v.frames.size (); i++)
-    fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[v.frames[i].offset],
-                v.frames[i].size, i)), GST_FLOW_OK);
-  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  std::vector<Output> outs = pull_all (h);
-  fail_unless_equals_int ((int) outs.size (), (int) v.frames.size ());
+  std::vector<Output> outs = decode_all (h, v);
 
   const uint32_t depth = bit_depth_for_variant (variant ? variant :
       variant_for_fourcc (v.info.fourcc));
@@ -452,7 +461,9 @@ GST_END_TEST;
 GST_START_TEST (vectors_vulkan_memory)
 {
   for (const Vector &v : vectors ()) {
-    check_vector (v, true, nullptr, nullptr, IdctFlavor::kX86);
+    /* The harness is a live upstream: the throughput pacing here, the live
+     * one (the default there) for system memory. */
+    check_vector (v, true, "frames-in-flight=32 batch=16", nullptr, IdctFlavor::kX86);
     printf ("PASS %-36s memory:VulkanBuffer, %zu frame(s)\n", v.info.file.c_str (),
         v.frames.size ());
   }
@@ -511,41 +522,6 @@ GST_START_TEST (matroska_caps)
     teardown (h);
   }
   gpc_vk_test_check_validation ();
-}
-GST_END_TEST;
-
-/* The kernel's other workgroup layouts and the direct upload (benchmark
- * tuning aids) decode the same, as do the split path's workgroup sizes. */
-GST_START_TEST (kernel_layouts)
-{
-  const char *cfgs[][3] = { { "128", "1", "0" }, { "256", "0", "1" }, { "128", "0", "0" },
-    { "64", "0", "1" } };
-  for (auto &cfg : cfgs) {
-    g_setenv ("GPC_PRORES_WG", cfg[0], TRUE);
-    g_setenv ("GPC_PRORES_SPREAD", cfg[1], TRUE);
-    g_setenv ("GPC_PRORES_DIRECT_UPLOAD", cfg[2], TRUE);
-    for (const char *name : { "ks_4444_alpha16_tff_336x200.mov", "ks_standard_bff_346x202.mov",
-        "ks_hq_336x200_mbs1.mov", "x_extreme_422_336x200.mov" })
-      check_vector (vector_named (name), cfg[1][0] == '1', nullptr, nullptr, IdctFlavor::kX86);
-  }
-  g_unsetenv ("GPC_PRORES_WG");
-  g_unsetenv ("GPC_PRORES_SPREAD");
-  g_unsetenv ("GPC_PRORES_DIRECT_UPLOAD");
-  /* The split path's other workgroup sizes (pass 1, pass 2): a pass 1
-   * workgroup holding several components' groups, pass 2 with more
-   * invocations than tasks. */
-  const char *split_cfgs[][2] = { { "96", "256" }, { "64", "128" } };
-  g_setenv ("GPC_PRORES_PATH", "split", TRUE);
-  for (auto &cfg : split_cfgs) {
-    g_setenv ("GPC_PRORES_VLD_WG", cfg[0], TRUE);
-    g_setenv ("GPC_PRORES_IDCT_WG", cfg[1], TRUE);
-    for (const char *name : { "ks_4444_alpha16_tff_336x200.mov", "ks_hq_336x200_mbs1.mov",
-        "x_extreme_422_336x200.mov" })
-      check_vector (vector_named (name), false, nullptr, nullptr, IdctFlavor::kX86);
-  }
-  g_unsetenv ("GPC_PRORES_VLD_WG");
-  g_unsetenv ("GPC_PRORES_IDCT_WG");
-  g_unsetenv ("GPC_PRORES_PATH");
 }
 GST_END_TEST;
 
@@ -628,6 +604,79 @@ GST_START_TEST (flush_and_restart)
 }
 GST_END_TEST;
 
+/* A pool of a kind of its own, as GL, XImage or Vulkan sinks give. */
+typedef GstVideoBufferPool TestPool;
+typedef GstVideoBufferPoolClass TestPoolClass;
+G_DEFINE_TYPE (TestPool, test_pool, GST_TYPE_VIDEO_BUFFER_POOL);
+static void test_pool_class_init (TestPoolClass *) {}
+static void test_pool_init (TestPool *) {}
+
+namespace {
+
+/* How downstream answers the allocation query. */
+struct AllocAnswer {
+  GType pool_type;
+  bool video_meta;
+  GstBufferPool *pool;
+};
+
+} // namespace
+
+static GstPadProbeReturn answer_allocation (GstPad *, GstPadProbeInfo *info, gpointer data)
+{
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+  if (GST_QUERY_TYPE (q) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  AllocAnswer *a = (AllocAnswer *) data;
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation (q, &caps, nullptr);
+  GstVideoInfo vi;
+  fail_unless (caps && gst_video_info_from_caps (&vi, caps));
+  gst_clear_object (&a->pool);
+  a->pool = (GstBufferPool *) gst_object_ref_sink (g_object_new (a->pool_type, nullptr));
+  gst_query_add_allocation_pool (q, a->pool, vi.size, 0, 0);
+  if (a->video_meta)
+    gst_query_add_allocation_meta (q, GST_VIDEO_META_API_TYPE, nullptr);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* System-memory output and downstream's allocation answer: a pool of its
+ * own kind gets every frame; with a plain pool our downloads are lent (no
+ * copy), with a GstVideoMeta where downstream reads it. Bit-exact either
+ * way. */
+GST_START_TEST (allocation)
+{
+  const Vector &v = vector_named ("ks_4444_alpha16_97x53.mov");
+  const uint32_t depth = bit_depth_for_fourcc (v.info.fourcc.c_str ());
+  AllocAnswer answers[] = { { test_pool_get_type (), true, nullptr },
+    { test_pool_get_type (), false, nullptr }, { GST_TYPE_VIDEO_BUFFER_POOL, true, nullptr } };
+  for (AllocAnswer &a : answers) {
+    GstHarness *h = new_decoder (nullptr, false);
+    GstPad *src = gst_element_get_static_pad (h->element, "src");
+    gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation, &a, nullptr);
+    gst_object_unref (src);
+    set_vector_caps (h, v);
+    std::vector<Output> outs = decode_all (h, v);
+    fail_unless (a.pool != nullptr, "no allocation query");
+    const bool own_kind = a.pool_type != GST_TYPE_VIDEO_BUFFER_POOL;
+    for (size_t k = 0; k < outs.size (); k++) {
+      GstBuffer *b = outs[k].buf;
+      fail_unless_equals_int (b->pool == a.pool, own_kind);
+      if (!own_kind)
+        fail_unless (gst_buffer_get_video_meta (b) != nullptr);
+      const Span &s = v.frames[k];
+      DecodedFrame ref = reference (&v.data[s.offset], s.size, depth, false, IdctFlavor::kX86);
+      std::string why;
+      fail_unless (same_planes (planes_of (b, outs[k].caps), ref, &why), "%s", why.c_str ());
+    }
+    free_outputs (outs);
+    teardown (h);
+    gst_clear_object (&a.pool);
+  }
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 /* Whether qtdemux is installed; prints the skip of `test` when not. */
 static bool
 have_qtdemux (const char *test)
@@ -641,6 +690,102 @@ have_qtdemux (const char *test)
   return true;
 }
 
+/* Plays `desc` to its end; returns the error message, "" at EOS. */
+static std::string play_to_end (const std::string &desc)
+{
+  GstElement *pipe = gst_parse_launch (desc.c_str (), nullptr);
+  fail_unless (pipe != nullptr);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  fail_unless (msg != nullptr, "%s: timed out", desc.c_str ());
+  std::string r;
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = nullptr;
+    gst_message_parse_error (msg, &err, nullptr);
+    r = err->message;
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  return r;
+}
+
+/* The decoder's own latency, from a latency query on its source pad
+ * less what upstream reports. */
+static GstClockTime own_latency (GstElement *dec, gboolean *live)
+{
+  GstPad *src = gst_element_get_static_pad (dec, "src");
+  GstPad *sink = gst_element_get_static_pad (dec, "sink");
+  GstQuery *q = gst_query_new_latency (), *up = gst_query_new_latency ();
+  fail_unless (gst_pad_query (src, q));
+  fail_unless (gst_pad_peer_query (sink, up));
+  GstClockTime min = 0, up_min = 0;
+  gst_query_parse_latency (q, live, &min, nullptr);
+  gst_query_parse_latency (up, nullptr, &up_min, nullptr);
+  gst_query_unref (q);
+  gst_query_unref (up);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  return min - up_min;
+}
+
+/* Pacing by liveness: a live upstream (the harness answers latency queries
+ * as live) gets one frame a submission and two in flight, output at the
+ * latest when a third frame arrives, and 2 frames of latency reported; a file
+ * (qtdemux, not live) gets 32 in flight and reports 32 frames; the
+ * properties override either. */
+GST_START_TEST (live_pacing)
+{
+  const Vector &v = vector_named ("aw_hq_336x200.mov");
+  for (const char *props : { (const char *) nullptr, "frames-in-flight=5 batch=2" }) {
+    GstHarness *h = new_decoder (props, false);
+    set_vector_caps (h, v);
+    int pushed = 0;
+    while (gst_harness_buffers_received (h) == 0 && pushed < 8) {
+      const Span &s = v.frames[pushed % v.frames.size ()];
+      fail_unless_equals_int (gst_harness_push (h, frame_buffer (&v.data[s.offset], s.size,
+                  pushed)), GST_FLOW_OK);
+      pushed++;
+    }
+    gboolean live = FALSE;
+    const GstClockTime lat = own_latency (h->element, &live);
+    printf ("live upstream, %s: first output after %d frames, latency %" GST_TIME_FORMAT "\n",
+        props ? props : "defaults", pushed, GST_TIME_ARGS (lat));
+    fail_unless (live);
+    /* At the latest when the window overflows; earlier if the GPU was done. */
+    fail_unless (pushed <= (props ? 6 : 3), "no output after %d frames", pushed);
+    fail_unless_equals_uint64 (lat, (props ? 5 : 2) * GST_SECOND / 25);
+    teardown (h);
+  }
+  if (!have_qtdemux ("live_pacing"))
+    return;
+  const std::string path = gpc_test::media_dir () + "/prores/aw_hq_336x200.mov";
+  for (const char *props : { "", "frames-in-flight=3" }) {
+    GstElement *pipe = gst_parse_launch (("filesrc location=\"" + path + "\" ! qtdemux ! "
+            "vkproresdec name=dec " + props + " ! fakesink").c_str (), nullptr);
+    fail_unless (pipe != nullptr);
+    fail_unless (gst_element_set_state (pipe, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
+    fail_unless (gst_element_get_state (pipe, nullptr, nullptr, 60 * GST_SECOND) ==
+        GST_STATE_CHANGE_SUCCESS);
+    GstElement *dec = gst_bin_get_by_name (GST_BIN (pipe), "dec");
+    gboolean live = TRUE;
+    const GstClockTime lat = own_latency (dec, &live);
+    printf ("file, %s: latency %" GST_TIME_FORMAT "\n", *props ? props : "defaults",
+        GST_TIME_ARGS (lat));
+    fail_unless (!live);
+    fail_unless_equals_uint64 (lat, (*props ? 3 : 32) * GST_SECOND / 25);
+    gst_object_unref (dec);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (pipe);
+  }
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 /* filesrc ! qtdemux ! vkproresdec ! videoconvert: qtdemux's caps, the
  * system-memory fallback in front of a CPU element. */
 GST_START_TEST (qtdemux_pipeline)
@@ -650,26 +795,9 @@ GST_START_TEST (qtdemux_pipeline)
   for (const char *name : { "ks_standard_bff_346x202.mov", "ks_4444_alpha16_336x200.mov",
       "ks_lt_1282x722.mov" }) {
     std::string path = gpc_test::media_dir () + "/prores/" + name;
-    gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! qtdemux ! vkproresdec ! "
-        "videoconvert ! video/x-raw,format=AYUV64 ! fakesink", path.c_str ());
-    GstElement *pipe = gst_parse_launch (desc, nullptr);
-    g_free (desc);
-    fail_unless (pipe != nullptr);
-    fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
-    GstBus *bus = gst_element_get_bus (pipe);
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-    fail_unless (msg != nullptr, "%s: timed out", name);
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      GError *err = nullptr;
-      gchar *dbg = nullptr;
-      gst_message_parse_error (msg, &err, &dbg);
-      fail ("%s: %s (%s)", name, err->message, dbg ? dbg : "");
-    }
-    gst_message_unref (msg);
-    gst_object_unref (bus);
-    gst_element_set_state (pipe, GST_STATE_NULL);
-    gst_object_unref (pipe);
+    const std::string err = play_to_end ("filesrc location=\"" + path + "\" ! qtdemux ! "
+        "vkproresdec ! videoconvert ! video/x-raw,format=AYUV64 ! fakesink");
+    fail_unless (err.empty (), "%s: %s", name, err.c_str ());
     gpc_vk_test_check_validation ();
   }
 }
@@ -847,6 +975,313 @@ GST_START_TEST (damaged_frames)
 }
 GST_END_TEST;
 
+/* Frames no decoder can use: the signature broken (the CPU parser refuses
+ * it), or every slice's luma size past the slice (the GPU fails each). */
+static std::vector<uint8_t> bad_signature (const uint8_t *d, size_t n)
+{
+  std::vector<uint8_t> f (d, d + n);
+  memcpy (&f[4], "xxxx", 4);
+  return f;
+}
+
+static std::vector<uint8_t> bad_slices (const uint8_t *d, size_t n)
+{
+  std::vector<uint8_t> f (d, d + n);
+  Frame parsed;
+  fail_unless (parse_frame (f.data (), f.size (), &parsed, nullptr) == Status::kOk);
+  for (uint32_t p = 0; p < parsed.num_pictures; p++)
+    for (uint32_t off : parsed.picture[p].slice_offset)
+      f[off + 2] = f[off + 3] = 0xff;
+  Status st;
+  reference (f.data (), f.size (), 10, false, IdctFlavor::kX86, &st);
+  fail_unless (st == Status::kBadSlice);
+  return f;
+}
+
+namespace {
+
+/* The messages an element posted, by type. */
+struct Posted {
+  int errors = 0, warnings = 0, qos = 0;
+  std::string error;
+};
+
+} // namespace
+
+static Posted posted (GstBus *bus)
+{
+  Posted r;
+  GstMessage *m;
+  while ((m = gst_bus_pop (bus))) {
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *e = nullptr;
+      gst_message_parse_error (m, &e, nullptr);
+      r.errors++;
+      r.error = e->message;
+      g_error_free (e);
+    }
+    r.warnings += GST_MESSAGE_TYPE (m) == GST_MESSAGE_WARNING;
+    r.qos += GST_MESSAGE_TYPE (m) == GST_MESSAGE_QOS;
+    gst_message_unref (m);
+  }
+  return r;
+}
+
+/* Damaged frames among good ones are skipped (a QoS message each, one
+ * warning for the stream) and the stream goes on with the default
+ * max-errors, the base class's; a stream of which no frame decodes ends in
+ * an error at EOS, as with avdec_prores. */
+GST_START_TEST (undecodable_frames)
+{
+  const Vector &v = vector_named ("aw_hq_336x200.mov");
+  const Span &s = v.frames[0];
+  const uint8_t *good = &v.data[s.offset];
+  const std::vector<uint8_t> sig = bad_signature (good, s.size), sl = bad_slices (good, s.size);
+  GstElement *probe = gst_element_factory_make ("vkproresdec", nullptr);
+  gint max_errors = 0;
+  g_object_get (probe, "max-errors", &max_errors, NULL);
+  gst_object_unref (probe);
+  fail_unless_equals_int (max_errors, GST_VIDEO_DECODER_MAX_ERRORS);
+
+  for (int vk = 0; vk < 2; vk++) {
+    /* good, bad, bad, good */
+    GstHarness *h = new_decoder (vk ? "batch=4" : nullptr, vk);
+    GstBus *bus = gst_bus_new ();
+    gst_element_set_bus (h->element, bus);
+    set_vector_caps (h, v);
+    const std::vector<uint8_t> *frames[] = { nullptr, &sig, &sl, nullptr };
+    for (int k = 0; k < 4; k++)
+      fail_unless_equals_int (gst_harness_push (h, frames[k] ?
+              frame_buffer (frames[k]->data (), frames[k]->size (), k) :
+              frame_buffer (good, s.size, k)), GST_FLOW_OK);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    std::vector<Output> outs = pull_all (h);
+    fail_unless_equals_int ((int) outs.size (), 2);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (outs[0].buf), 0);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (outs[1].buf), 3 * GST_SECOND / 25);
+    free_outputs (outs);
+    Posted p = posted (bus);
+    fail_unless_equals_int (p.errors, 0);
+    fail_unless_equals_int (p.warnings, 1);
+    fail_unless_equals_int (p.qos, 2);
+    gst_element_set_bus (h->element, nullptr);
+    gst_object_unref (bus);
+    teardown (h);
+
+    /* Nothing decodable: an error at EOS, and nothing out. */
+    for (const std::vector<uint8_t> *bad : { &sig, &sl }) {
+      h = new_decoder (nullptr, vk);
+      bus = gst_bus_new ();
+      gst_element_set_bus (h->element, bus);
+      set_vector_caps (h, v);
+      for (int k = 0; k < 3; k++)
+        fail_unless_equals_int (gst_harness_push (h, frame_buffer (bad->data (), bad->size (), k)),
+            GST_FLOW_OK);
+      gst_harness_push_event (h, gst_event_new_eos ());
+      outs = pull_all (h);
+      fail_unless_equals_int ((int) outs.size (), 0);
+      p = posted (bus);
+      fail_unless_equals_int (p.errors, 1);
+      fail_unless (p.error == "No valid frames decoded before end of stream", "%s",
+          p.error.c_str ());
+      gst_element_set_bus (h->element, nullptr);
+      gst_object_unref (bus);
+      teardown (h);
+    }
+    gpc_vk_test_check_validation ();
+  }
+}
+GST_END_TEST;
+
+/* A file whose every frame header is broken ends in the same error through
+ * vkproresdec as through avdec_prores (not a silent EOS). */
+GST_START_TEST (undecodable_file)
+{
+  if (!have_qtdemux ("undecodable_file"))
+    return;
+  const Vector &v = vector_named ("aw_hq_336x200.mov");
+  std::vector<uint8_t> d = v.data;
+  for (const Span &s : v.frames)
+    memcpy (&d[s.offset + 4], "xxxx", 4);
+  gchar *dir = g_dir_make_tmp ("gpc-prores-XXXXXX", nullptr);
+  const std::string path = std::string (dir) + "/broken.mov";
+  fail_unless (g_file_set_contents (path.c_str (), (const gchar *) d.data (), d.size (), nullptr));
+  std::vector<const char *> decoders = { "vkproresdec" };
+  GstElementFactory *av = gst_element_factory_find ("avdec_prores");
+  if (av) {
+    decoders.push_back ("avdec_prores");
+    gst_object_unref (av);
+  }
+  for (const char *dec : decoders) {
+    const std::string err = play_to_end ("filesrc location=\"" + path + "\" ! qtdemux ! " + dec +
+        " ! fakesink");
+    printf ("%s on a file of broken frames: %s\n", dec, err.c_str ());
+    fail_unless (err == "No valid frames decoded before end of stream", "%s: %s", dec, err.c_str ());
+  }
+  g_unlink (path.c_str ());
+  g_rmdir (dir);
+  g_free (dir);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
+/* One frame through a kernel directly: the upload read from host-visible
+ * memory, the planes (the GPU layout, host-visible) cropped to the
+ * reference's, the status slot's failed-slice count. */
+static uint32_t kernel_decode (GpcVkTestDevice &dev, gpc::VkProResKernel *kernel,
+    const std::vector<uint8_t> &f, uint32_t depth, Planes *out)
+{
+  Frame parsed;
+  fail_unless (parse_frame (f.data (), f.size (), &parsed, nullptr) == Status::kOk);
+  GpuFrameParams fp;
+  std::vector<GpuSliceDesc> slices;
+  build_gpu_layout (parsed, depth, false, IdctFlavor::kX86, &fp, &slices);
+  GError *err = nullptr;
+  const size_t up = gpc::VkProResKernel::upload_size (slices.size (), f.size ());
+  GstMemory *input = gpc::vk_storage_alloc (dev.device, up, true, &err);
+  fail_unless (input != nullptr);
+  GstMapInfo map;
+  fail_unless (gst_memory_map (input, &map, GST_MAP_WRITE));
+  gpc::VkProResKernel::fill_upload (map.data, fp, slices, f.data (), f.size ());
+  gst_memory_unmap (input, &map);
+
+  const uint32_t n_planes = fp.alpha_bits ? 4 : 3;
+  gpc::ProResPlanes planes = { };
+  size_t total = 0;
+  for (uint32_t k = 0; k < n_planes; k++) {
+    planes.offset[k] = (uint32_t) (total / 4);
+    planes.stride[k] = planes.row_words[k] = fp.plane_stride[k] / 2;
+    total += (size_t) fp.plane_stride[k] * 2 * fp.padded_height;
+  }
+  planes.rows = fp.padded_height;
+  GstMemory *mem = gpc::vk_storage_alloc (dev.device, total, true, &err);
+  GstMemory *status = gpc::vk_storage_alloc (dev.device, 16, true, &err);
+  fail_unless (mem && status);
+  for (uint32_t k = 0; k < n_planes; k++)
+    planes.mem[k] = (GstVulkanBufferMemory *) mem;
+  GstMapInfo smap;
+  fail_unless (gst_memory_map (status, &smap, (GstMapFlags) (GST_MAP_READ | GST_MAP_WRITE)));
+
+  gpc::VkExec *exec = dev.exec;
+  fail_unless (exec->begin (&err));
+  exec->barrier ((GstVulkanBufferMemory *) input, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_ACCESS_SHADER_READ_BIT);
+  fail_unless (kernel->record (exec, (GstVulkanBufferMemory *) input, fp, f.size (), planes,
+          (GstVulkanBufferMemory *) status, 0, (guint32 *) smap.data, &err), "%s",
+      err ? err->message : "?");
+  exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  GstVulkanFence *fence = exec->submit (&err);
+  fail_unless (fence && exec->wait (fence, 60 * GST_SECOND, &err));
+  gst_vulkan_fence_unref (fence);
+  const uint32_t failed = ((const guint32 *) smap.data)[0];
+  gst_memory_unmap (status, &smap);
+
+  Status st;
+  DecodedFrame ref = reference (f.data (), f.size (), depth, false, IdctFlavor::kX86, &st);
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
+  out->width = ref.width;
+  out->height = ref.height;
+  out->n = ref.num_planes;
+  for (uint32_t k = 0; k < ref.num_planes; k++) {
+    out->plane[k].clear ();
+    for (uint32_t y = 0; y < ref.plane_height[k]; y++) {
+      const uint16_t *row = (const uint16_t *) (map.data + planes.offset[k] * 4) +
+          (size_t) y * fp.plane_stride[k];
+      out->plane[k].insert (out->plane[k].end (), row, row + ref.plane_width[k]);
+    }
+  }
+  gst_memory_unmap (mem, &map);
+  gst_memory_unref (input);
+  gst_memory_unref (mem);
+  gst_memory_unref (status);
+  return failed;
+}
+
+/* Both decoding paths in every workgroup layout the benchmark can choose
+ * (the element runs the split path's defaults only), on the layouts'
+ * corner cases and on damaged frames: bit-exact with the reference, and
+ * failed slices reported exactly where the reference finds them. */
+GST_START_TEST (kernel_paths)
+{
+  using Options = gpc::VkProResKernel::Options;
+  using Path = gpc::VkProResKernel::Path;
+  std::vector<Options> layouts;
+  for (auto wg : { std::pair<uint32_t, uint32_t> { 128, 1 }, { 256, 0 }, { 128, 0 }, { 64, 0 } }) {
+    Options o;
+    o.path = Path::Fused;
+    o.wg = wg.first;
+    o.spread = wg.second;
+    layouts.push_back (o);
+  }
+  /* The split path: its defaults, a pass 1 workgroup holding several
+   * components' groups, pass 2 with more invocations than tasks. */
+  for (auto wg : { std::pair<uint32_t, uint32_t> { 128, 64 }, { 96, 256 }, { 64, 128 } }) {
+    Options o;
+    o.vld_wg = wg.first;
+    o.idct_wg = wg.second;
+    layouts.push_back (o);
+  }
+  GpcVkTestDevice dev;
+  Options bad;
+  bad.wg = 96;
+  GError *bad_err = nullptr;
+  fail_unless (gpc::VkProResKernel::create (dev.device, bad, &bad_err) == nullptr && bad_err);
+  g_clear_error (&bad_err);
+  gpc_test::Rng rng = gpc_test::rng ("kernel_paths");
+  int checked = 0, damaged = 0;
+  for (const Options &o : layouts) {
+    GError *err = nullptr;
+    gpc::VkProResKernel *kernel = gpc::VkProResKernel::create (dev.device, o, &err);
+    fail_unless (kernel != nullptr, "%s", err ? err->message : "?");
+    for (const char *name : { "ks_4444_alpha16_tff_336x200.mov", "ks_standard_bff_346x202.mov",
+        "ks_hq_336x200_mbs1.mov", "x_extreme_422_336x200.mov", "ks_4444xq_alpha16_530x302.mov" }) {
+      const Vector &v = vector_named (name);
+      const uint32_t depth = bit_depth_for_fourcc (v.info.fourcc.c_str ());
+      for (size_t i = 0; i < v.frames.size () + 2; i++) {
+        const Span &s = v.frames[i % v.frames.size ()];
+        std::vector<uint8_t> f (&v.data[s.offset], &v.data[s.offset] + s.size);
+        /* After the intact frames, two damaged ones the parser still takes. */
+        if (i >= v.frames.size ()) {
+          std::vector<uint8_t> g = f;
+          Frame parsed;
+          for (int tries = 0; tries < 20; tries++) {
+            g = f;
+            damage (g, rng);
+            if (parse_frame (g.data (), g.size (), &parsed, nullptr) == Status::kOk &&
+                (!parsed.header.interlaced () || parsed.num_pictures == 2))
+              break;
+            g.clear ();
+          }
+          if (g.empty ())
+            continue;
+          f = g;
+          damaged++;
+        }
+        Planes p;
+        const uint32_t failed = kernel_decode (dev, kernel, f, depth, &p);
+        Status st;
+        DecodedFrame ref = reference (f.data (), f.size (), depth, false, IdctFlavor::kX86, &st);
+        fail_unless_equals_int (failed > 0, st == Status::kBadSlice);
+        if (st != Status::kOk)
+          continue;
+        std::string why;
+        fail_unless (same_planes (p, ref, &why), "%s path, wg %u/%u/%u/%u, %s frame %zu: %s",
+            o.path == Path::Split ? "split" : "fused", o.wg, o.spread, o.vld_wg, o.idct_wg, name,
+            i, why.c_str ());
+        checked++;
+      }
+    }
+    /* The submissions hold the kernel's descriptor sets until collected. */
+    dev.exec->wait_idle ();
+    delete kernel;
+    gpc_vk_test_check_validation ();
+  }
+  printf ("kernel paths: %zu layouts, %d frames bit-exact, %d damaged\n", layouts.size (),
+      checked, damaged);
+}
+GST_END_TEST;
+
 /* Queries, seeks and state changes from the application thread while the
  * element streams: what tools/sanitize.sh thread watches for races. */
 GST_START_TEST (concurrent_use)
@@ -877,13 +1312,17 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (vectors_vulkan_memory),
         GPC_CHECK_TEST (idct_c_arithmetic),
         GPC_CHECK_TEST (alpha_options),
-        GPC_CHECK_TEST (kernel_layouts),
         GPC_CHECK_TEST (matroska_caps),
         GPC_CHECK_TEST (renegotiation),
         GPC_CHECK_TEST (flush_and_restart),
+        GPC_CHECK_TEST (live_pacing),
+        GPC_CHECK_TEST (allocation),
         GPC_CHECK_TEST (qtdemux_pipeline),
         GPC_CHECK_TEST (vmafmotion_zero_copy),
         GPC_CHECK_TEST (damaged_frames),
+        GPC_CHECK_TEST (undecodable_frames),
+        GPC_CHECK_TEST (undecodable_file),
+        GPC_CHECK_TEST (kernel_paths),
         GPC_CHECK_TEST (concurrent_use) }, 600);
   int r = gst_check_run_suite (s, "vkproresdec", __FILE__);
   delete g_vectors;
