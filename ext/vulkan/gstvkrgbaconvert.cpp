@@ -56,13 +56,13 @@
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkplane.h"
 #include "pendingframes.h"
+#include "vkfilter.h"
 #include "rgba-convert-video.h"
 #include "vkrgbakernel.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_rgba_convert_debug);
 #define GST_CAT_DEFAULT gst_vk_rgba_convert_debug
 
-#define MAX_FRAMES_IN_FLIGHT 16
 /* A submission that takes longer than this means a lost or hung device. */
 
 #define SIZE_CAPS ", width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
@@ -139,7 +139,6 @@ struct _GstVkRgbaConvert
 {
   GstBaseTransform parent;
 
-  guint frames_in_flight;
 
   GpcVkContext vk;
   gpc::VkExec * exec;
@@ -152,7 +151,7 @@ struct _GstVkRgbaConvert
   GstVideoInfo info;            /* input */
   GstVideoInfo out_info;
   gboolean have_info;
-  gpc::InFlightLatency latency; /* for LATENCY queries, under the object lock */
+  gpc::FilterState *state;      /* what other threads read: FilterState */
   gboolean vulkan_out;
   gboolean bgra;                /* output BGRA (else RGBA) */
   gpc::RgbaFormat format;
@@ -434,7 +433,7 @@ static GstFlowReturn
 gst_vk_rgba_convert_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstVkRgbaConvert *self = GST_VK_RGBA_CONVERT (trans);
-  return self->pending->generate_output (*self->exec, self->frames_in_flight,
+  return self->pending->generate_output (*self->exec, self->state->frames_in_flight (),
       GST_VIDEO_INFO_SIZE (&self->out_info), outbuf);
 }
 
@@ -536,7 +535,7 @@ gst_vk_rgba_convert_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCap
   self->format = format;
   self->coeffs = gpc::rgba_coeffs_of (&info);
   self->have_info = TRUE;
-  self->latency.set_caps (GST_OBJECT (self), &info);
+  self->state->set_caps (&info);
   gchar *colorimetry = gst_video_colorimetry_to_string (&info.colorimetry);
   const gpc::RgbaMatrix m = gpc::rgba_matrix_of (&info);
   GST_INFO_OBJECT (self, "%s %dx%d (colorimetry %s: Kr %.4f Kb %.4f, %s range) to %s in %s "
@@ -571,7 +570,7 @@ gst_vk_rgba_convert_query (GstBaseTransform * trans, GstPadDirection direction,
       if (direction == GST_PAD_SRC) {
         if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
           return FALSE;
-        self->latency.add_to (GST_OBJECT (self), query, &self->frames_in_flight);
+        self->state->answer_latency (query);
         return TRUE;
       }
       break;
@@ -630,7 +629,7 @@ gst_vk_rgba_convert_stop (GstBaseTransform * trans)
   delete self->kernel;
   self->kernel = nullptr;
   self->have_info = FALSE;
-  self->latency.set_caps (GST_OBJECT (self), NULL);
+  self->state->set_caps (NULL);
   return TRUE;
 }
 
@@ -667,7 +666,7 @@ gst_vk_rgba_convert_set_property (GObject * object, guint prop_id, const GValue 
       self->vk.device_index = g_value_get_int (value);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
+      self->state->set_property (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -688,7 +687,7 @@ gst_vk_rgba_convert_get_property (GObject * object, guint prop_id, GValue * valu
       g_value_set_int (value, self->vk.device_index);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
+      self->state->get_property (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -702,6 +701,7 @@ gst_vk_rgba_convert_finalize (GObject * object)
 {
   GstVkRgbaConvert *self = GST_VK_RGBA_CONVERT (object);
   delete self->pending;
+  delete self->state;
   gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -710,7 +710,7 @@ static void
 gst_vk_rgba_convert_init (GstVkRgbaConvert * self)
 {
   gpc_vk_context_init (&self->vk);
-  self->frames_in_flight = 2;
+  self->state = new gpc::FilterState ();
   self->pending = new gpc::PendingFrames (GST_BASE_TRANSFORM (self), "converting", "converted");
 }
 
@@ -720,8 +720,6 @@ gst_vk_rgba_convert_class_init (GstVkRgbaConvertClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  const GParamFlags rw = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_READY);
 
   GST_DEBUG_CATEGORY_INIT (gst_vk_rgba_convert_debug, "vkrgbaconvert", 0,
       "Y'CbCr to RGBA Vulkan images");
@@ -731,11 +729,7 @@ gst_vk_rgba_convert_class_init (GstVkRgbaConvertClass * klass)
   gobject_class->finalize = gst_vk_rgba_convert_finalize;
 
   gpc_vk_context_install_properties (gobject_class, PROP_DEVICE_INDEX);
-  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Pictures the GPU may work on while later ones arrive; each adds one "
-          "picture of latency (0: wait for every picture before passing it on)",
-          0, MAX_FRAMES_IN_FLIGHT, 2, rw));
+  gpc::FilterState::install_property (gobject_class, PROP_FRAMES_IN_FLIGHT, "Pictures", "picture");
 
   GstCaps *sink = gst_caps_from_string (
       "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "), format = (string) { "

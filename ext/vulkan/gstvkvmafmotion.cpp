@@ -49,6 +49,7 @@
 #include "vmaf-motion-log.h"
 #include "vmaf-motion-scorer.h"
 #include "pendingframes.h"
+#include "vkfilter.h"
 #include "pushpending.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_motion_debug);
@@ -56,7 +57,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_motion_debug);
 
 /* Result slots in the readback buffer: more than frames can be in flight. */
 #define N_SLOTS 32
-#define MAX_FRAMES_IN_FLIGHT 16
 /* A submission that takes longer than this means a lost or hung device. */
 #define GPU_TIMEOUT_NS (10 * GST_SECOND)
 
@@ -131,8 +131,7 @@ struct _GstVkVmafMotion
   gpc::MotionOptions opts;
   gchar *results_location;
   ResultsFormat results_format;
-  guint frames_in_flight;
-  gboolean post_messages;
+  gint post_messages;           /* atomic: mutable while playing */
 
   GpcVkContext vk;
   gpc::VkExec *exec;
@@ -144,10 +143,12 @@ struct _GstVkVmafMotion
   GstVideoInfo info;
   gpc::LumaLayout layout;
   gboolean have_info;
-  gpc::InFlightLatency latency; /* for LATENCY queries, under the object lock */
+  gpc::FilterState *state;      /* what other threads read: FilterState */
 
   gpc::MotionScorer *scorer;
   gpc::MotionLogWriter *log;
+  gchar *log_location;          /* results-location at start: streaming reads this copy */
+  ResultsFormat log_format;
   gpc::StoragePlane history[2]; /* previous frame, the one before */
   guint64 submitted;            /* frames submitted since the history began */
   guint64 index_base;           /* global index of the history's frame 0 */
@@ -192,7 +193,7 @@ static void
 post_frame_message (GstVkVmafMotion * self, GstBuffer * buf, guint64 index,
     guint64 sad, gboolean has_sad, double motion, GstClockTime rt)
 {
-  if (!self->post_messages)
+  if (!g_atomic_int_get (&self->post_messages))
     return;
   GstStructure *s = gst_structure_new ("vkvmafmotion",
       "index", G_TYPE_UINT64, index,
@@ -221,7 +222,7 @@ publish_done (GstVkVmafMotion * self,
     }
     if (self->log->is_open ())
       self->log->frame (g);
-    if (self->post_messages) {
+    if (g_atomic_int_get (&self->post_messages)) {
       GstStructure *s = gst_structure_new ("vkvmafmotion-scores",
           "index", G_TYPE_UINT64, g.index,
           "pts", G_TYPE_UINT64, t.pts,
@@ -281,7 +282,7 @@ close_log (GstVkVmafMotion * self)
   if (!self->log->close (*self->scorer, fps)) {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
         ("Could not write the motion results to \"%s\"",
-            self->results_location), GST_ERROR_SYSTEM);
+            self->log_location), GST_ERROR_SYSTEM);
     return FALSE;
   }
   return TRUE;
@@ -506,7 +507,7 @@ gst_vk_vmaf_motion_generate_output (GstBaseTransform * trans,
   /* Never wait for the frame just submitted unless the window is full:
    * the GPU works on it while the next frame arrives. */
   PendingFrame & oldest = self->pending->front ();
-  if (self->pending->size () > self->frames_in_flight
+  if (self->pending->size () > self->state->frames_in_flight ()
       || gst_vulkan_fence_is_signaled (oldest.fence))
     *outbuf = complete_oldest (self, &ret);
   return ret;
@@ -570,14 +571,14 @@ gst_vk_vmaf_motion_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   self->info = info;
   self->layout = layout;
   self->have_info = TRUE;
-  self->latency.set_caps (GST_OBJECT (self), &info);
+  self->state->set_caps (&info);
 
-  if (self->results_location && !self->log->is_open ()) {
-    gpc::MotionLogFormat fmt = (gpc::MotionLogFormat) self->results_format;
-    if (!self->log->open (self->results_location, fmt,
+  if (self->log_location && !self->log->is_open ()) {
+    gpc::MotionLogFormat fmt = (gpc::MotionLogFormat) self->log_format;
+    if (!self->log->open (self->log_location, fmt,
             GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info))) {
       GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-          ("Could not open \"%s\" for writing", self->results_location),
+          ("Could not open \"%s\" for writing", self->log_location),
           GST_ERROR_SYSTEM);
       return FALSE;
     }
@@ -601,7 +602,7 @@ gst_vk_vmaf_motion_query (GstBaseTransform * trans, GstPadDirection direction,
         if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
                 query))
           return FALSE;
-        self->latency.add_to (GST_OBJECT (self), query, &self->frames_in_flight);
+        self->state->answer_latency (query);
         return TRUE;
       }
       break;
@@ -639,6 +640,10 @@ gst_vk_vmaf_motion_start (GstBaseTransform * trans)
   self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
   self->scorer = new gpc::MotionScorer (self->opts);
   self->log = new gpc::MotionLogWriter ();
+  GST_OBJECT_LOCK (self);
+  self->log_location = g_strdup (self->results_location);
+  self->log_format = self->results_format;
+  GST_OBJECT_UNLOCK (self);
   self->submitted = self->index_base = self->frames_total = 0;
   self->start_time = g_get_monotonic_time ();
   return TRUE;
@@ -659,6 +664,7 @@ gst_vk_vmaf_motion_stop (GstBaseTransform * trans)
     self->exec->wait_idle ();
   delete self->log;
   self->log = nullptr;
+  g_clear_pointer (&self->log_location, g_free);
   delete self->scorer;
   self->scorer = nullptr;
   delete self->device_cache;
@@ -673,7 +679,7 @@ gst_vk_vmaf_motion_stop (GstBaseTransform * trans)
   delete self->kernel;
   self->kernel = nullptr;
   self->have_info = FALSE;
-  self->latency.set_caps (GST_OBJECT (self), NULL);
+  self->state->set_caps (NULL);
   self->times->clear ();
   return TRUE;
 }
@@ -740,10 +746,10 @@ gst_vk_vmaf_motion_set_property (GObject * object, guint prop_id,
       self->results_format = (ResultsFormat) g_value_get_enum (value);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
+      self->state->set_property (value);
       break;
     case PROP_POST_MESSAGES:
-      self->post_messages = g_value_get_boolean (value);
+      g_atomic_int_set (&self->post_messages, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -791,10 +797,10 @@ gst_vk_vmaf_motion_get_property (GObject * object, guint prop_id,
       g_value_set_enum (value, self->results_format);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
+      self->state->get_property (value);
       break;
     case PROP_POST_MESSAGES:
-      g_value_set_boolean (value, self->post_messages);
+      g_value_set_boolean (value, g_atomic_int_get (&self->post_messages));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -809,6 +815,7 @@ gst_vk_vmaf_motion_finalize (GObject * object)
   GstVkVmafMotion *self = GST_VK_VMAF_MOTION (object);
   g_free (self->results_location);
   delete self->pending;
+  delete self->state;
   delete self->times;
   gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -820,7 +827,7 @@ gst_vk_vmaf_motion_init (GstVkVmafMotion * self)
   new (&self->opts) gpc::MotionOptions ();
   gpc_vk_context_init (&self->vk);
   self->results_format = RESULTS_FORMAT_XML;
-  self->frames_in_flight = 2;
+  self->state = new gpc::FilterState ();
   self->post_messages = TRUE;
   self->pending = new std::deque < PendingFrame > ();
   self->times = new std::deque < FrameTime > ();
@@ -883,11 +890,7 @@ gst_vk_vmaf_motion_class_init (GstVkVmafMotionClass * klass)
       g_param_spec_enum ("results-format", "Results format",
           "Layout of the results file", GST_TYPE_VK_VMAF_MOTION_RESULTS_FORMAT,
           RESULTS_FORMAT_XML, rw));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Frames the GPU may work on while later ones arrive; each adds one "
-          "frame of latency (0: wait for every frame's result before passing "
-          "it on)", 0, MAX_FRAMES_IN_FLIGHT, 2, rw));
+  gpc::FilterState::install_property (gobject_class, PROP_FRAMES_IN_FLIGHT, "Frames", "frame");
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post per-frame element messages on the bus", TRUE,

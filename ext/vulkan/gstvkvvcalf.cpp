@@ -67,11 +67,11 @@
 #include "vvcalf-derive.h"
 #include "vvcalf-json.h"
 #include "pendingframes.h"
+#include "vkfilter.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vvc_alf_debug);
 #define GST_CAT_DEFAULT gst_vk_vvc_alf_debug
 
-#define MAX_FRAMES_IN_FLIGHT 16
 /* A submission that takes longer than this means a lost or hung device. */
 
 #define FORMATS "GRAY8, I420, I420_10LE, I420_12LE, Y42B, I422_10LE, I422_12LE, " \
@@ -180,7 +180,6 @@ struct _GstVkVvcAlf
   guint ctb_size;
   gint fixed_filter_set;
   gboolean enable[5];           /* luma, cb, cr, cc-cb, cc-cr */
-  guint frames_in_flight;
 
   GpcVkContext vk;
   gpc::VkExec * exec;
@@ -191,7 +190,7 @@ struct _GstVkVvcAlf
 
   GstVideoInfo info;
   gboolean have_info;
-  gpc::InFlightLatency latency; /* for LATENCY queries, under the object lock */
+  gpc::FilterState *state;      /* what other threads read: FilterState */
   gboolean vulkan_out;
   GstVvcAlfChromaFormat chroma_format;
   guint bit_depth;
@@ -272,6 +271,9 @@ build_synthetic (GstVkVvcAlf * self)
   cfg.height = GST_VIDEO_INFO_HEIGHT (&self->info);
   cfg.chroma_format = self->chroma_format;
   cfg.bit_depth = self->bit_depth;
+  /* Properties are set from other threads (READY only, but unordered
+   * with this one without the lock). */
+  GST_OBJECT_LOCK (self);
   cfg.ctb_size = self->ctb_size;
   cfg.y = self->enable[0] && self->fixed_filter_set >= 0;
   cfg.fixed_set = self->fixed_filter_set >= 0 ? self->fixed_filter_set : 0;
@@ -279,6 +281,7 @@ build_synthetic (GstVkVvcAlf * self)
   cfg.cr = self->enable[2];
   cfg.cc_cb = self->enable[3];
   cfg.cc_cr = self->enable[4];
+  GST_OBJECT_UNLOCK (self);
   std::string err;
   delete self->synth;
   self->synth = new gpc::VvcAlfParams ();
@@ -300,10 +303,13 @@ resolve_params (GstVkVvcAlf * self, GstBuffer * buf, gpc::VvcAlfParams & storage
 {
   std::string err;
   GstVvcAlfMeta *meta = gst_buffer_get_vvc_alf_meta (buf);
+  GST_OBJECT_LOCK (self);
   ParamsSource src = self->params_source;
+  gchar *location = g_strdup (self->params_location);
+  const guint first_index = self->params_first_index;
+  GST_OBJECT_UNLOCK (self);
   if (src == PARAMS_SOURCE_AUTO)
-    src = meta ? PARAMS_SOURCE_META : self->params_location ? PARAMS_SOURCE_FILE :
-        PARAMS_SOURCE_SYNTHETIC;
+    src = meta ? PARAMS_SOURCE_META : location ? PARAMS_SOURCE_FILE : PARAMS_SOURCE_SYNTHETIC;
   const char *what = "synthetic parameters";
   gchar *path = NULL;
 
@@ -319,22 +325,21 @@ resolve_params (GstVkVvcAlf * self, GstBuffer * buf, gpc::VvcAlfParams & storage
       break;
     case PARAMS_SOURCE_FILE:
       what = "vvc-alf-params file";
-      if (!self->params_location) {
+      if (!location) {
         err = "params-location is not set";
         break;
       }
       gboolean bad;
-      self->location_is_pattern = parse_location_pattern (self->params_location, &bad);
+      self->location_is_pattern = parse_location_pattern (location, &bad);
       if (bad) {
-        err = std::string ("params-location \"") + self->params_location +
+        err = std::string ("params-location \"") + location +
             "\" must hold at most one integer conversion (like %05d); write %% for a literal %";
         break;
       }
       if (self->location_is_pattern)
-        path = g_strdup_printf (self->params_location,
-            (int) (self->params_first_index + self->picture_index));
+        path = g_strdup_printf (location, (int) (first_index + self->picture_index));
       else
-        path = g_strdup (self->params_location);
+        path = g_strdup (location);
       if (gpc::vvc_alf_params_from_json_file (path, storage, err))
         *params = &storage;
       else
@@ -347,6 +352,7 @@ resolve_params (GstVkVvcAlf * self, GstBuffer * buf, gpc::VvcAlfParams & storage
         err = self->synth_error ? self->synth_error : "not built";
       break;
   }
+  g_free (location);
   if (*params) {
     const gpc::VvcAlfPicParams & p = (*params)->pic;
     if (p.width != GST_VIDEO_INFO_WIDTH (&self->info)
@@ -649,7 +655,7 @@ static GstFlowReturn
 gst_vk_vvc_alf_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-  return self->pending->generate_output (*self->exec, self->frames_in_flight,
+  return self->pending->generate_output (*self->exec, self->state->frames_in_flight (),
       GST_VIDEO_INFO_SIZE (&self->info), outbuf);
 }
 
@@ -735,7 +741,7 @@ gst_vk_vvc_alf_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * o
   self->chroma_format = cf;
   self->bit_depth = depth;
   self->have_info = TRUE;
-  self->latency.set_caps (GST_OBJECT (self), &info);
+  self->state->set_caps (&info);
   if (!build_synthetic (self))
     GST_DEBUG_OBJECT (self, "no synthetic parameters for these caps: %s", self->synth_error);
   GST_INFO_OBJECT (self, "%s %dx%d, output in %s memory",
@@ -766,7 +772,7 @@ gst_vk_vvc_alf_query (GstBaseTransform * trans, GstPadDirection direction, GstQu
       if (direction == GST_PAD_SRC) {
         if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
           return FALSE;
-        self->latency.add_to (GST_OBJECT (self), query, &self->frames_in_flight);
+        self->state->answer_latency (query);
         return TRUE;
       }
       break;
@@ -830,7 +836,7 @@ gst_vk_vvc_alf_stop (GstBaseTransform * trans)
   self->last = nullptr;
   g_clear_pointer (&self->synth_error, g_free);
   self->have_info = FALSE;
-  self->latency.set_caps (GST_OBJECT (self), NULL);
+  self->state->set_caps (NULL);
   return TRUE;
 }
 
@@ -890,7 +896,7 @@ gst_vk_vvc_alf_set_property (GObject * object, guint prop_id, const GValue * val
       self->enable[prop_id - PROP_LUMA] = g_value_get_boolean (value);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
+      self->state->set_property (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -933,7 +939,7 @@ gst_vk_vvc_alf_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_boolean (value, self->enable[prop_id - PROP_LUMA]);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
+      self->state->get_property (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -948,6 +954,7 @@ gst_vk_vvc_alf_finalize (GObject * object)
   GstVkVvcAlf *self = GST_VK_VVC_ALF (object);
   g_free (self->params_location);
   delete self->pending;
+  delete self->state;
   gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -961,7 +968,7 @@ gst_vk_vvc_alf_init (GstVkVvcAlf * self)
   self->fixed_filter_set = 0;
   for (gboolean & e : self->enable)
     e = TRUE;
-  self->frames_in_flight = 2;
+  self->state = new gpc::FilterState ();
   self->pending = new gpc::PendingFrames (GST_BASE_TRANSFORM (self), "filtering", "filtered");
 }
 
@@ -1014,11 +1021,7 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
   for (int k = 0; k < 5; k++)
     g_object_class_install_property (gobject_class, PROP_LUMA + k,
         g_param_spec_boolean (enable_names[k], enable_names[k], blurbs[k], TRUE, rw));
-  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Pictures the GPU may work on while later ones arrive; each adds one "
-          "picture of latency (0: wait for every picture before passing it on)",
-          0, MAX_FRAMES_IN_FLIGHT, 2, rw));
+  gpc::FilterState::install_property (gobject_class, PROP_FRAMES_IN_FLIGHT, "Pictures", "picture");
 
   GstCaps *sink = gst_caps_from_string (
       "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "), format = (string) { "

@@ -101,30 +101,4 @@ void PendingFrames::before_sink_event (VkExec *exec, GstEvent *event, gsize syst
     drain (*exec, system_size);
 }
 
-void InFlightLatency::set_caps (GstObject *element, const GstVideoInfo *info)
-{
-  GST_OBJECT_LOCK (element);
-  fps_n = info ? GST_VIDEO_INFO_FPS_N (info) : 0;
-  fps_d = info ? GST_VIDEO_INFO_FPS_D (info) : 1;
-  GST_OBJECT_UNLOCK (element);
-}
-
-void InFlightLatency::add_to (GstObject *element, GstQuery *query, const guint *frames_in_flight) const
-{
-  GST_OBJECT_LOCK (element);
-  const gint n = fps_n, d = fps_d;
-  const guint frames = *frames_in_flight;
-  GST_OBJECT_UNLOCK (element);
-  if (n <= 0 || d <= 0)
-    return;
-  gboolean live;
-  GstClockTime min, max;
-  gst_query_parse_latency (query, &live, &min, &max);
-  GstClockTime extra = gst_util_uint64_scale_int (GST_SECOND * frames, d, n);
-  min += extra;
-  if (GST_CLOCK_TIME_IS_VALID (max))
-    max += extra;
-  gst_query_set_latency (query, live, min, max);
-}
-
 } // namespace gpc

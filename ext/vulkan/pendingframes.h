@@ -59,20 +59,4 @@ class PendingFrames {
   const char *doing_, *done_;
 };
 
-/* The frame rate of the negotiated caps, for LATENCY queries. Queries come
- * from any thread while set_caps and stop run on the streaming thread, so
- * the rate lives under the element's object lock, the lock that also guards
- * the frames-in-flight property. Zero-initialised in the instance struct
- * means no caps yet. */
-struct InFlightLatency {
-  /* set_caps: the rate of `info`; stop: NULL (no caps). */
-  void set_caps (GstObject *element, const GstVideoInfo *info);
-  /* Adds the time of `*frames_in_flight` frames to a LATENCY query answered
-   * upstream (a picture can wait for the next ones while the GPU works on
-   * it); nothing without caps or without a frame rate. */
-  void add_to (GstObject *element, GstQuery *query, const guint *frames_in_flight) const;
-
-  gint fps_n, fps_d;
-};
-
 } // namespace gpc
