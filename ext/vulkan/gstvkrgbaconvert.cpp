@@ -580,6 +580,8 @@ gst_vk_rgba_convert_query (GstBaseTransform * trans, GstPadDirection direction,
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
 }
 
+static gboolean gst_vk_rgba_convert_stop (GstBaseTransform * trans);
+
 static gboolean
 gst_vk_rgba_convert_start (GstBaseTransform * trans)
 {
@@ -589,15 +591,15 @@ gst_vk_rgba_convert_start (GstBaseTransform * trans)
   if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
     return FALSE;
   self->exec = gpc::VkExec::create (self->vk.queue, &error);
-  if (self->exec)
+  if (self->exec && !gpc::start_fault_injected (GST_ELEMENT (self), &error))
     self->kernel = gpc::VkRgbaKernel::create (self->vk.device, &error);
   if (!self->kernel) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Failed to set up the RGBA conversion kernel on the Vulkan device"),
         ("%s", error ? error->message : "unknown"));
     g_clear_error (&error);
-    delete self->exec;
-    self->exec = nullptr;
+    /* GstBaseTransform calls stop only after a start that succeeded. */
+    gst_vk_rgba_convert_stop (trans);
     return FALSE;
   }
   self->device_cache = new gpc::VkBufferCache (self->vk.device, gpc::VkMemKind::Device);

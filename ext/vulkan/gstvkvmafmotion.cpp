@@ -613,6 +613,8 @@ gst_vk_vmaf_motion_query (GstBaseTransform * trans, GstPadDirection direction,
       query);
 }
 
+static gboolean gst_vk_vmaf_motion_stop (GstBaseTransform * trans);
+
 static gboolean
 gst_vk_vmaf_motion_start (GstBaseTransform * trans)
 {
@@ -623,9 +625,8 @@ gst_vk_vmaf_motion_start (GstBaseTransform * trans)
     return FALSE;
 
   self->exec = gpc::VkExec::create (self->vk.queue, &error);
-  if (self->exec) {
+  if (self->exec && !gpc::start_fault_injected (GST_ELEMENT (self), &error))
     self->kernel = gpc::VkMotionKernel::create (self->vk.device, &error);
-  }
   if (self->kernel)
     self->results = gpc::vk_storage_alloc (self->vk.device, N_SLOTS * 8, true,
         &error);
@@ -634,6 +635,8 @@ gst_vk_vmaf_motion_start (GstBaseTransform * trans)
         ("Failed to set up the motion kernel on the Vulkan device"),
         ("%s", error ? error->message : "unknown"));
     g_clear_error (&error);
+    /* GstBaseTransform calls stop only after a start that succeeded. */
+    gst_vk_vmaf_motion_stop (trans);
     return FALSE;
   }
   self->device_cache = new gpc::VkBufferCache (self->vk.device, false);

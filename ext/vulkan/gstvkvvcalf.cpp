@@ -782,6 +782,8 @@ gst_vk_vvc_alf_query (GstBaseTransform * trans, GstPadDirection direction, GstQu
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
 }
 
+static gboolean gst_vk_vvc_alf_stop (GstBaseTransform * trans);
+
 static gboolean
 gst_vk_vvc_alf_start (GstBaseTransform * trans)
 {
@@ -791,15 +793,15 @@ gst_vk_vvc_alf_start (GstBaseTransform * trans)
   if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
     return FALSE;
   self->exec = gpc::VkExec::create (self->vk.queue, &error);
-  if (self->exec)
+  if (self->exec && !gpc::start_fault_injected (GST_ELEMENT (self), &error))
     self->kernel = gpc::VkAlfKernel::create (self->vk.device, &error);
   if (!self->kernel) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Failed to set up the ALF kernel on the Vulkan device"),
         ("%s", error ? error->message : "unknown"));
     g_clear_error (&error);
-    delete self->exec;
-    self->exec = nullptr;
+    /* GstBaseTransform calls stop only after a start that succeeded. */
+    gst_vk_vvc_alf_stop (trans);
     return FALSE;
   }
   self->device_cache = new gpc::VkBufferCache (self->vk.device, false);

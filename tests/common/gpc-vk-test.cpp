@@ -348,3 +348,53 @@ gpc_vk_test_vulkanupload_can (const char *format, const char *feature)
       feature);
   return ok;
 }
+
+/* The pipeline's next error or EOS message (30 s at most). */
+static GstMessage *
+pop_error_or_eos (GstElement * pipe)
+{
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *m = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+  gst_object_unref (bus);
+  fail_unless (m != NULL, "neither an error nor EOS within 30 s");
+  return m;
+}
+
+void
+gpc_vk_test_start_failures (const char *launch)
+{
+  for (int after_exec = 0; after_exec < 2; after_exec++) {
+    GError *error = NULL;
+    GstElement *pipe = gst_parse_launch (launch, &error);
+    fail_unless (pipe != NULL, "%s: %s", launch, error ? error->message : "?");
+    GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), "e");
+    fail_unless (e != NULL);
+    if (after_exec)
+      g_object_set_data (G_OBJECT (e), "gpc-fail-start", GINT_TO_POINTER (1));
+    else
+      g_object_set (e, "device-index", 9999, NULL);
+    fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_FAILURE);
+    GstMessage *m = pop_error_or_eos (pipe);
+    fail_unless_equals_int (GST_MESSAGE_TYPE (m), GST_MESSAGE_ERROR);
+    fail_unless (GST_MESSAGE_SRC (m) == GST_OBJECT (e), "error from %s",
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (m)));
+    gst_message_unref (m);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+
+    /* The same element starts once the cause is gone. */
+    if (after_exec)
+      g_object_set_data (G_OBJECT (e), "gpc-fail-start", NULL);
+    else
+      g_object_set (e, "device-index", -1, NULL);
+    fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    m = pop_error_or_eos (pipe);
+    fail_unless_equals_int (GST_MESSAGE_TYPE (m), GST_MESSAGE_EOS);
+    gst_message_unref (m);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (e);
+    gst_object_unref (pipe);
+  }
+  gpc_vk_test_check_validation ();
+}

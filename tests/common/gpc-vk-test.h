@@ -83,3 +83,12 @@ GstBuffer *gpc_vk_test_to_vulkan_images (gpc::VkExec * exec, GstBuffer * sys,
  * does not upload I420 or GRAY8 on lavapipe. Tests whose subject is not the
  * upload itself then let our element upload instead. */
 bool gpc_vk_test_vulkanupload_can (const char *format, const char *feature);
+
+/* Start failures of the element named "e" in `launch` (gst-launch syntax,
+ * sources and sinks that need no device): once before its exec exists (a
+ * device-index that does not exist) and once after (the
+ * "gpc-fail-start" test seam of ext/vulkan/vkfilter.h). Each must fail the
+ * state change with an error message that names the element, and the
+ * pipeline must then run to EOS with the element set right: what a start
+ * that failed half-way made is released (the -leaks runs check that). */
+void gpc_vk_test_start_failures (const char *launch);

@@ -428,6 +428,14 @@ GST_START_TEST (concurrent_use)
 }
 GST_END_TEST;
 
+/* Start failing before and after the exec exists releases what start
+ * made, and the element starts afterwards. */
+GST_START_TEST (start_failure)
+{
+  gpc_vk_test_start_failures ("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=64 ! vkrgbaconvert name=e ! video/x-raw,format=RGBA ! fakesink");
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -438,5 +446,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (from_vkvvcalf),
         GPC_CHECK_TEST (images_recycled),
         GPC_CHECK_TEST (bad_input_errors),
-        GPC_CHECK_TEST (concurrent_use) });
+        GPC_CHECK_TEST (concurrent_use),
+        GPC_CHECK_TEST (start_failure) });
 }

@@ -551,6 +551,14 @@ GST_START_TEST (concurrent_use)
 }
 GST_END_TEST;
 
+/* Start failing before and after the exec exists releases what start
+ * made, and the element starts afterwards. */
+GST_START_TEST (start_failure)
+{
+  gpc_vk_test_start_failures ("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=64 ! vkvmafmotion name=e ! fakesink");
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -564,5 +572,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (messages_and_results_files),
         GPC_CHECK_TEST (bad_input_errors),
         GPC_CHECK_TEST (pipeline_churn),
-        GPC_CHECK_TEST (concurrent_use) }, 900);
+        GPC_CHECK_TEST (concurrent_use),
+        GPC_CHECK_TEST (start_failure) }, 900);
 }

@@ -901,6 +901,14 @@ GST_START_TEST (concurrent_use)
 }
 GST_END_TEST;
 
+/* Start failing before and after the exec exists releases what start
+ * made, and the element starts afterwards. */
+GST_START_TEST (start_failure)
+{
+  gpc_vk_test_start_failures ("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=64 ! vkvvcalf name=e ! fakesink");
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -915,5 +923,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (flush),
         GPC_CHECK_TEST (bad_parameters),
         GPC_CHECK_TEST (conformance_vectors),
-        GPC_CHECK_TEST (concurrent_use) }, 900);
+        GPC_CHECK_TEST (concurrent_use),
+        GPC_CHECK_TEST (start_failure) }, 900);
 }
