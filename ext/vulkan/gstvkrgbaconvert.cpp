@@ -63,8 +63,6 @@
 GST_DEBUG_CATEGORY_STATIC (gst_vk_rgba_convert_debug);
 #define GST_CAT_DEFAULT gst_vk_rgba_convert_debug
 
-/* A submission that takes longer than this means a lost or hung device. */
-
 #define SIZE_CAPS ", width = (int) [ 1, 16384 ], height = (int) [ 1, 16384 ], " \
     "framerate = (fraction) [ 0, max ]"
 
@@ -121,8 +119,9 @@ public:
      * frees them. Downstream's last use of each must be over first
      * (gpcvkcompat.h). */
     for (GstMemory * m : all_) {
-      if (!gpc::image_wait_unused ((GstVulkanImageMemory *) m, 10 * GST_SECOND))
-        GST_WARNING ("an image was still in use downstream after 10 s");
+      if (!gpc::image_wait_unused ((GstVulkanImageMemory *) m, gpc::kGpuTimeoutNs))
+        GST_WARNING ("an image was still in use downstream after %" G_GUINT64_FORMAT " s",
+            gpc::kGpuTimeoutNs / GST_SECOND);
       gst_memory_unref (m);
     }
     all_.clear ();
@@ -616,7 +615,7 @@ gst_vk_rgba_convert_stop (GstBaseTransform * trans)
 
   if (self->exec) {
     self->pending->discard (*self->exec);
-    self->exec->wait_idle ();
+    gpc::wait_idle_or_error (GST_ELEMENT (self), *self->exec);
   }
   delete self->images;
   self->images = nullptr;

@@ -57,8 +57,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_motion_debug);
 
 /* Result slots in the readback buffer: more than frames can be in flight. */
 #define N_SLOTS 32
-/* A submission that takes longer than this means a lost or hung device. */
-#define GPU_TIMEOUT_NS (10 * GST_SECOND)
 
 enum
 {
@@ -311,13 +309,8 @@ complete_oldest (GstVkVmafMotion * self, GstFlowReturn * ret)
 {
   PendingFrame f = self->pending->front ();
   self->pending->pop_front ();
-  GError *error = NULL;
 
-  if (!self->exec->wait (f.fence, GPU_TIMEOUT_NS, &error)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("The Vulkan device failed while computing motion"),
-        ("%s", error->message));
-    g_clear_error (&error);
+  if (!gpc::wait_fence_or_error (GST_ELEMENT (self), *self->exec, f.fence, "computing motion")) {
     gst_vulkan_fence_unref (f.fence);
     gst_buffer_unref (f.buffer);
     *ret = GST_FLOW_ERROR;
@@ -362,7 +355,7 @@ discard_pending (GstVkVmafMotion * self)
   while (!self->pending->empty ()) {
     PendingFrame f = self->pending->front ();
     self->pending->pop_front ();
-    self->exec->wait (f.fence, GPU_TIMEOUT_NS, NULL);
+    gpc::wait_fence_or_error (GST_ELEMENT (self), *self->exec, f.fence, "computing motion");
     gst_vulkan_fence_unref (f.fence);
     gst_buffer_unref (f.buffer);
   }
@@ -664,7 +657,7 @@ gst_vk_vmaf_motion_stop (GstBaseTransform * trans)
   if (self->log && self->log->is_open ())
     close_log (self);
   if (self->exec)
-    self->exec->wait_idle ();
+    gpc::wait_idle_or_error (GST_ELEMENT (self), *self->exec);
   delete self->log;
   self->log = nullptr;
   g_clear_pointer (&self->log_location, g_free);

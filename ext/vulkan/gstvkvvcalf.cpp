@@ -72,7 +72,6 @@
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vvc_alf_debug);
 #define GST_CAT_DEFAULT gst_vk_vvc_alf_debug
 
-/* A submission that takes longer than this means a lost or hung device. */
 
 #define FORMATS "GRAY8, I420, I420_10LE, I420_12LE, Y42B, I422_10LE, I422_12LE, " \
     "Y444, Y444_10LE, Y444_12LE"
@@ -819,7 +818,7 @@ gst_vk_vvc_alf_stop (GstBaseTransform * trans)
 
   if (self->exec) {
     self->pending->discard (*self->exec);
-    self->exec->wait_idle ();
+    gpc::wait_idle_or_error (GST_ELEMENT (self), *self->exec);
   }
   gst_clear_buffer (&self->params_buf);
   delete self->out_cache;

@@ -4,8 +4,7 @@
 #include "pendingframes.h"
 
 #include "pushpending.h"
-
-#define GPU_TIMEOUT_NS (10 * GST_SECOND)
+#include "vkfilter.h"
 
 namespace gpc {
 
@@ -25,13 +24,9 @@ GstBuffer *PendingFrames::complete_oldest (VkExec &exec, gsize system_size, GstF
 {
   PendingFrame f = q_.front ();
   q_.pop_front ();
-  GError *error = NULL;
   GstBuffer *out = NULL;
 
-  if (!exec.wait (f.fence, GPU_TIMEOUT_NS, &error)) {
-    GST_ELEMENT_ERROR (element_, RESOURCE, FAILED, ("The Vulkan device failed while %s", doing_),
-        ("%s", error->message));
-    g_clear_error (&error);
+  if (!wait_fence_or_error (GST_ELEMENT (element_), exec, f.fence, doing_)) {
     f.clear ();
     *ret = GST_FLOW_ERROR;
     return NULL;
@@ -86,7 +81,7 @@ void PendingFrames::discard (VkExec &exec)
   while (!q_.empty ()) {
     PendingFrame f = q_.front ();
     q_.pop_front ();
-    exec.wait (f.fence, GPU_TIMEOUT_NS, NULL);
+    wait_fence_or_error (GST_ELEMENT (element_), exec, f.fence, doing_);
     f.clear ();
   }
 }

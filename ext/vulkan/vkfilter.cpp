@@ -22,6 +22,14 @@ bool wait_fence_or_error (GstElement *element, VkExec &exec, GstVulkanFence *fen
   return false;
 }
 
+void wait_idle_or_error (GstElement *element, VkExec &exec)
+{
+  if (!exec.wait_idle (kGpuTimeoutNs))
+    GST_ELEMENT_ERROR (element, RESOURCE, FAILED,
+        ("The Vulkan device did not finish its work within %" G_GUINT64_FORMAT " s: it is lost "
+            "or hung", kGpuTimeoutNs / GST_SECOND), (NULL));
+}
+
 void FilterState::install_property (GObjectClass *klass, guint prop_id, const char *what,
     const char *one)
 {

@@ -25,6 +25,10 @@ constexpr guint64 kGpuTimeoutNs = 10 * GST_SECOND;
 bool wait_fence_or_error (GstElement *element, VkExec &exec, GstVulkanFence *fence,
     const char *doing);
 
+/* GstBaseTransform::stop: waits for every submission of `exec` at most
+ * kGpuTimeoutNs; a device that does not finish posts GST_ELEMENT_ERROR. */
+void wait_idle_or_error (GstElement *element, VkExec &exec);
+
 /* State of a filter that the streaming thread writes (set_caps, stop) or
  * an application thread writes (the frames-in-flight property) and other
  * threads read (LATENCY queries, the streaming thread): every access goes

@@ -247,10 +247,11 @@ bool VkExec::wait (GstVulkanFence *fence, guint64 timeout_ns, GError **error)
   return gpc_vk_check (res, error, "vkWaitForFences");
 }
 
-void VkExec::wait_idle ()
+bool VkExec::wait_idle (guint64 timeout_ns)
 {
-  gst_vulkan_trash_list_wait (trash_, G_MAXUINT64);
+  const bool done = gst_vulkan_trash_list_wait (trash_, timeout_ns);
   gst_vulkan_trash_list_gc (trash_);
+  return done;
 }
 
 } // namespace gpc

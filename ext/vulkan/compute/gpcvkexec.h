@@ -61,8 +61,9 @@ class VkExec {
   /* Waits for `fence` (at most timeout_ns); FALSE with error on time-out or
    * device loss, never a hang. */
   bool wait (GstVulkanFence *fence, guint64 timeout_ns, GError **error);
-  /* Waits for every submission and releases what they used. */
-  void wait_idle ();
+  /* Waits for every submission (at most timeout_ns) and releases what
+   * they used; false when they did not all finish in time. */
+  bool wait_idle (guint64 timeout_ns = G_MAXUINT64);
   /* Releases what finished submissions used (non-blocking). */
   void collect () { gst_vulkan_trash_list_gc (trash_); }
 
