@@ -8,6 +8,10 @@
  * on the same frames. Checks the GPU's SADs against the CPU's while at it.
  *
  *   bench-vmafmotion [--frames N] [--cpu-frames N] [--sizes 1080,2160] [--bits 8,10]
+ *                    [--threads N] [--tile-h ROWS]
+ *
+ * --threads and --tile-h set the kernel's workgroup for tuning sweeps (the
+ * element always runs the defaults).
  */
 #include <gst/app/gstappsrc.h>
 #include <gst/gst.h>
@@ -203,6 +207,7 @@ int
 main (int argc, char **argv)
 {
   unsigned n_frames = 1000, cpu_frames = 6;
+  uint32_t threads = 0, tile_h = 0;  /* 0: the element's defaults */
   std::vector<unsigned> sizes = { 1080, 2160 }, bits = { 8, 10 };
   auto parse_list = [] (const char *s) {
     std::vector<unsigned> v;
@@ -222,6 +227,10 @@ main (int argc, char **argv)
       sizes = parse_list (argv[i + 1]);
     else if (!strcmp (argv[i], "--bits"))
       bits = parse_list (argv[i + 1]);
+    else if (!strcmp (argv[i], "--threads"))
+      threads = (uint32_t) atoi (argv[i + 1]);
+    else if (!strcmp (argv[i], "--tile-h"))
+      tile_h = (uint32_t) atoi (argv[i + 1]);
   }
   gst_init (&argc, &argv);
 
@@ -233,7 +242,7 @@ main (int argc, char **argv)
   GstVulkanDevice *device = dev.device;
   GstVulkanQueue *queue = dev.queue;
   VkExec *exec = VkExec::create (queue, &err);
-  VkMotionKernel *kernel = VkMotionKernel::create (device, &err);
+  VkMotionKernel *kernel = VkMotionKernel::create (device, &err, threads, tile_h);
   VkGpuTimer *timer = VkGpuTimer::create (queue, 2 + 16, &err);
   GstMemory *results = vk_storage_alloc (device, 32 * 8, true, &err);
   VkBufferCache staging (device, true);

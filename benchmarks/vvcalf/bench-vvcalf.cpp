@@ -464,7 +464,7 @@ sweep (VkExec *exec, GstVulkanDevice *device, VkGpuTimer *timer, VkBufferCache &
   printf ("CPU reference (one thread), ms per picture:");
   for (size_t si = 0; si < sizes.size (); si++)
     printf (" %up %.1f", sizes[si], cpu_ms[si]);
-  printf ("\nDefault of vkvvcalf: %s (GPC_ALF_VARIANT=<variant> selects another).\n"
+  printf ("\nDefault of vkvvcalf: %s (--variants <variant> times another).\n"
       "Target: 2160p fully filtered in <= 200 us GPU time.\n",
       AlfOptions::best ().name ().c_str ());
   if (cpu_device)

@@ -144,15 +144,7 @@ std::vector<std::string> VkAlfKernel::sweep_variants ()
 
 VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, GError **error)
 {
-  AlfOptions o = AlfOptions::best ();
-  const char *env = g_getenv ("GPC_ALF_VARIANT");
-  std::string e;
-  if (env && *env && !AlfOptions::parse (env, &o, e)) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS, "GPC_ALF_VARIANT: %s",
-        e.c_str ());
-    return nullptr;
-  }
-  return create (device, o, error);
+  return create (device, AlfOptions::best (), error);
 }
 
 VkAlfKernel *VkAlfKernel::create (GstVulkanDevice *device, const AlfOptions &o, GError **error)

@@ -53,8 +53,8 @@ struct AlfPlane {
 
 class VkAlfKernel {
  public:
-  /* The variant named by the environment variable GPC_ALF_VARIANT (see
-   * AlfOptions::parse), else AlfOptions::best(). A bad name is an error. */
+  /* AlfOptions::best(), the element's variant; benchmarks pick others
+   * through the second form. */
   static VkAlfKernel *create (GstVulkanDevice *device, GError **error);
   static VkAlfKernel *create (GstVulkanDevice *device, const AlfOptions &options, GError **error);
   ~VkAlfKernel ()

@@ -29,26 +29,21 @@ struct MotionPush {
 static const uint32_t kThreads = 128;
 static const uint32_t kDefaultTileH = 10;
 
-VkMotionKernel *VkMotionKernel::create (GstVulkanDevice *device, GError **error)
+VkMotionKernel *VkMotionKernel::create (GstVulkanDevice *device, GError **error, uint32_t threads,
+    uint32_t tile_h)
 {
   VkMotionKernel *m = new VkMotionKernel ();
   m->device_ = (GstVulkanDevice *) gst_object_ref (device);
   /* One row of vertical results takes 256 ints; keep a little for the rest. */
   uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
-  /* Tuning aids for benchmarks: GPC_MOTION_THREADS (64..1024), GPC_MOTION_TILE_H. */
   m->threads_ = kThreads;
-  if (const char *env = g_getenv ("GPC_MOTION_THREADS")) {
-    uint32_t t = (uint32_t) atoi (env);
-    if (t >= 64 && t <= device->physical_device->properties.limits.maxComputeWorkGroupInvocations)
-      m->threads_ = t;
-  }
+  if (threads >= 64
+      && threads <= device->physical_device->properties.limits.maxComputeWorkGroupInvocations)
+    m->threads_ = threads;
   const uint32_t max_h = (shared - 64) / (m->threads_ * 4);
   m->tile_h_ = std::min (kDefaultTileH, max_h);
-  if (const char *env = g_getenv ("GPC_MOTION_TILE_H")) {
-    uint32_t t = (uint32_t) atoi (env);
-    if (t >= 1 && t <= max_h)
-      m->tile_h_ = t;
-  }
+  if (tile_h >= 1 && tile_h <= max_h)
+    m->tile_h_ = tile_h;
   /* Make the common 8-bit pipeline now, so that a broken driver fails at start. */
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
   if (!m->pipeline_for (l8, error)) {

@@ -23,7 +23,11 @@ struct MotionPlane {
 
 class VkMotionKernel {
  public:
-  static VkMotionKernel *create (GstVulkanDevice *device, GError **error);
+  /* threads, tile_h: the workgroup's invocations (64 to the device's
+   * limit) and rows per tile, for benchmark sweeps; 0 (and values the
+   * device cannot run) keep the defaults the element uses. */
+  static VkMotionKernel *create (GstVulkanDevice *device, GError **error, uint32_t threads = 0,
+      uint32_t tile_h = 0);
   ~VkMotionKernel ();
 
   /* Records: zero the result slot, SAD of prev - cur into it, and make the
