@@ -34,11 +34,11 @@ void FilterState::install_property (GObjectClass *klass, guint prop_id, const ch
     const char *one)
 {
   gchar *blurb = g_strdup_printf ("%s the GPU may work on while later ones arrive; each adds "
-      "one %s of latency, reported in the latency query (0: wait for each before passing it on)",
-      what, one);
+      "one %s of latency, reported in the latency query (0: wait for each before passing it on; "
+      "-1: %u when upstream is live, else %u)", what, one, kLiveFrames, kThroughputFrames);
   g_object_class_install_property (klass, prop_id,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight", blurb, 0,
-          kMaxFrames, kDefaultFrames, (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_NAME |
+      g_param_spec_int ("frames-in-flight", "Frames in flight", blurb, kAutoFrames,
+          kMaxFrames, kAutoFrames, (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_NAME |
               G_PARAM_STATIC_NICK | GST_PARAM_MUTABLE_READY)));
   /* The param spec keeps its own copy only without G_PARAM_STATIC_BLURB. */
   g_free (blurb);
@@ -47,21 +47,28 @@ void FilterState::install_property (GObjectClass *klass, guint prop_id, const ch
 void FilterState::set_property (const GValue *value)
 {
   g_mutex_lock (&lock_);
-  property_ = g_value_get_uint (value);
+  property_ = g_value_get_int (value);
   g_mutex_unlock (&lock_);
 }
 
 void FilterState::get_property (GValue *value) const
 {
   g_mutex_lock (&lock_);
-  g_value_set_uint (value, property_);
+  g_value_set_int (value, property_);
   g_mutex_unlock (&lock_);
+}
+
+guint FilterState::frames_locked () const
+{
+  if (property_ != kAutoFrames)
+    return (guint) property_;
+  return live_ ? kLiveFrames : kThroughputFrames;
 }
 
 guint FilterState::frames_in_flight () const
 {
   g_mutex_lock (&lock_);
-  guint n = property_;
+  guint n = frames_locked ();
   g_mutex_unlock (&lock_);
   return n;
 }
@@ -72,6 +79,8 @@ void FilterState::set_caps (const GstVideoInfo *info)
   have_info_ = info != NULL;
   if (info)
     info_ = *info;
+  else
+    live_ = false;
   g_mutex_unlock (&lock_);
 }
 
@@ -92,9 +101,10 @@ void FilterState::answer_latency (GstQuery *query)
   gst_query_parse_latency (query, &live, &min, &max);
 
   g_mutex_lock (&lock_);
+  live_ = live;
   const gint n = have_info_ ? GST_VIDEO_INFO_FPS_N (&info_) : 0;
   const gint d = have_info_ ? GST_VIDEO_INFO_FPS_D (&info_) : 0;
-  const guint frames = property_;
+  const guint frames = frames_locked ();
   g_mutex_unlock (&lock_);
 
   if (n <= 0 || d <= 0)

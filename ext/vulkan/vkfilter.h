@@ -36,7 +36,12 @@ void wait_idle_or_error (GstElement *element, VkExec &exec);
  * (set_property holds that one) and never takes it. */
 class FilterState {
  public:
-  static constexpr guint kDefaultFrames = 2;
+  /* frames-in-flight's default: kLiveFrames where upstream is live (each
+   * picture held adds latency), kThroughputFrames otherwise (the GPU works
+   * on one picture while the next is recorded). */
+  static constexpr gint kAutoFrames = -1;
+  static constexpr guint kLiveFrames = 1;
+  static constexpr guint kThroughputFrames = 2;
   static constexpr guint kMaxFrames = 16;
 
   FilterState () { g_mutex_init (&lock_); gst_video_info_init (&info_); }
@@ -51,22 +56,26 @@ class FilterState {
   void set_property (const GValue *value);
   void get_property (GValue *value) const;
 
-  /* How many pictures may be pending. */
+  /* How many pictures may be pending: the property, or its default for
+   * the liveness the last LATENCY query found. */
   guint frames_in_flight () const;
 
-  /* set_caps: the negotiated input; stop: NULL (none). */
+  /* set_caps: the negotiated input; stop: NULL (none, and not live). */
   void set_caps (const GstVideoInfo *info);
   /* A copy of the negotiated input; false before caps. */
   bool negotiated (GstVideoInfo *info) const;
 
   /* GstBaseTransform::query for a LATENCY query on the source pad, after
-   * upstream answered it: adds the time of the frames kept in flight
-   * (nothing without a frame rate). */
+   * upstream answered it: records whether upstream is live and adds the
+   * time of the frames kept in flight (nothing without a frame rate). */
   void answer_latency (GstQuery *query);
 
  private:
   mutable GMutex lock_;
-  guint property_ = kDefaultFrames;
+  guint frames_locked () const;
+
+  gint property_ = kAutoFrames;
+  bool live_ = false;
   bool have_info_ = false;
   GstVideoInfo info_;
 };

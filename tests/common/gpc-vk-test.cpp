@@ -398,3 +398,44 @@ gpc_vk_test_start_failures (const char *launch)
   }
   gpc_vk_test_check_validation ();
 }
+
+/* The minimum latency a LATENCY query on `e`'s pad `pad` (or on its
+ * peer) answers. */
+static GstClockTime
+latency_min (GstElement * e, const char *pad, bool peer)
+{
+  GstPad *p = gst_element_get_static_pad (e, pad);
+  GstQuery *q = gst_query_new_latency ();
+  fail_unless (peer ? gst_pad_peer_query (p, q) : gst_pad_query (p, q));
+  GstClockTime min;
+  gst_query_parse_latency (q, NULL, &min, NULL);
+  gst_query_unref (q);
+  gst_object_unref (p);
+  return min;
+}
+
+void
+gpc_vk_test_live_latency (const char *launch)
+{
+  for (int live = 0; live < 2; live++) {
+    for (int frames = -1; frames <= 3; frames += 4) {
+      gchar *desc = g_strdup_printf (launch, live ? "true" : "false");
+      GstElement *pipe = gst_parse_launch (desc, NULL);
+      fail_unless (pipe != NULL, "%s", desc);
+      g_free (desc);
+      GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), "e");
+      g_object_set (e, "frames-in-flight", frames, NULL);
+      fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+      fail_unless (gst_element_get_state (pipe, NULL, NULL, 30 * GST_SECOND)
+          == GST_STATE_CHANGE_SUCCESS);
+      /* In frames of 1/30 s. */
+      const GstClockTime added = latency_min (e, "src", false) - latency_min (e, "sink", true);
+      const guint64 want = frames >= 0 ? (guint64) frames : live ? 1 : 2;
+      fail_unless_equals_uint64 (gst_util_uint64_scale_round (added, 30, GST_SECOND), want);
+      gst_element_set_state (pipe, GST_STATE_NULL);
+      gst_object_unref (e);
+      gst_object_unref (pipe);
+    }
+  }
+  gpc_vk_test_check_validation ();
+}

@@ -92,3 +92,10 @@ bool gpc_vk_test_vulkanupload_can (const char *format, const char *feature);
  * pipeline must then run to EOS with the element set right: what a start
  * that failed half-way made is released (the -leaks runs check that). */
 void gpc_vk_test_start_failures (const char *launch);
+
+/* The latency that the element named "e" in `launch` (after a
+ * "videotestsrc is-live=%d" of 30 frames a second, linked through %s, the
+ * is-live value) adds to its upstream's in a LATENCY query while playing:
+ * frames-in-flight's default keeps 1 frame when upstream is live, 2
+ * otherwise, and an explicit value holds either way. */
+void gpc_vk_test_live_latency (const char *launch);

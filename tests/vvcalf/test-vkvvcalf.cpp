@@ -909,6 +909,14 @@ GST_START_TEST (start_failure)
 }
 GST_END_TEST;
 
+/* frames-in-flight follows upstream's liveness, in the latency too. */
+GST_START_TEST (live_latency)
+{
+  gpc_vk_test_live_latency ("videotestsrc is-live=%s ! "
+      "video/x-raw,format=I420,width=64,height=64,framerate=30/1 ! vkvvcalf name=e ! fakesink");
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -924,5 +932,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (bad_parameters),
         GPC_CHECK_TEST (conformance_vectors),
         GPC_CHECK_TEST (concurrent_use),
-        GPC_CHECK_TEST (start_failure) }, 900);
+        GPC_CHECK_TEST (start_failure),
+        GPC_CHECK_TEST (live_latency) }, 900);
 }
