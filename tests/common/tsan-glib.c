@@ -18,6 +18,13 @@
  * on the location), and GThreadPool passes work items to its threads
  * through an internal queue (GstTask runs every streaming thread that way):
  * a push releases the item, the pool's function acquires it first.
+ *
+ * GStreamer's reference counts are atomics of the same uninstrumented kind:
+ * the thread that drops the last reference of a buffer frees it after the
+ * other holders' accesses only through that count. gst_mini_object_unref
+ * is annotated like a reference count: each unref releases the object and
+ * acquires what earlier unrefs released, so the freeing thread is ordered
+ * after every other holder.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -38,10 +45,15 @@ real (const char *name)
   return f;
 }
 
+/* `real_fn`, looked up once; threads may race to look it up first, so the
+ * pointer is read and written atomically (same value either way). */
 #define REAL(ret, name, ...) \
-  static ret (*real_fn) (__VA_ARGS__); \
-  if (!real_fn) \
-    real_fn = (ret (*) (__VA_ARGS__)) real (#name)
+  static ret (*real_fn_) (__VA_ARGS__); \
+  ret (*real_fn) (__VA_ARGS__) = __atomic_load_n (&real_fn_, __ATOMIC_ACQUIRE); \
+  if (!real_fn) { \
+    real_fn = (ret (*) (__VA_ARGS__)) real (#name); \
+    __atomic_store_n (&real_fn_, real_fn, __ATOMIC_RELEASE); \
+  }
 
 /* Tells TSan that `m` is released around GLib's wait, which releases and
  * retakes it inside. */
@@ -217,4 +229,15 @@ g_thread_pool_push (GThreadPool * pool, gpointer data, GError ** error)
   REAL (gboolean, g_thread_pool_push, GThreadPool *, gpointer, GError **);
   __tsan_release (data);
   return real_fn (pool, data, error);
+}
+
+/* GstMiniObject *: declared here so that the shim needs no GStreamer
+ * headers; processes without GStreamer never call it. */
+void
+gst_mini_object_unref (void *obj)
+{
+  REAL (void, gst_mini_object_unref, void *);
+  __tsan_release (obj);
+  __tsan_acquire (obj);
+  real_fn (obj);
 }
