@@ -91,6 +91,14 @@ enum {
 #define AUTO_CHUNK_SIZE_CPU (8u * 1024 * 1024)
 /* room beyond a chunk for the upstream buffer that completes it */
 static const size_t kChunkSlack = 4u * 1024 * 1024;
+/* Live input (upstream answers the latency query as live): a batch is
+ * decoded once it holds this much audio, or one frame where frames are
+ * longer, and nothing waits on the GPU behind it. */
+#define LIVE_BATCH_TIME (20 * GST_MSECOND)
+/* Other input starts small, so that playback starts at once, and doubles
+ * the batch (or chunk) from there up to the configured size. */
+#define FIRST_BATCH_FRAMES 16u
+#define FIRST_CHUNK_SIZE (256u * 1024)
 #define DEFAULT_CHECK_MD5 TRUE
 #define DEFAULT_THREADS 0
 
@@ -217,6 +225,13 @@ struct DecState {
   guint batch_frames = 0;
   guint chunk_size = 0;
   bool auto_cuda_chunks = false;
+  /* live upstream (asked once per stream, on its first buffer) */
+  bool live = false;
+  bool live_known = false;
+  /* the growing size of non-live batches and chunks since the stream (or
+   * seek) started */
+  guint ramp_frames = FIRST_BATCH_FRAMES;
+  guint ramp_chunk = FIRST_CHUNK_SIZE;
 };
 
 } // namespace
@@ -329,6 +344,62 @@ static bool same_format (const BatchFormat &a, uint32_t ra, const BatchFormat &b
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */
 
+/* Audio a live batch may hold: LIVE_BATCH_TIME, or batch-time if shorter. */
+static GstClockTime live_batch_time (const DecState *st)
+{
+  return st->batch_time ? MIN (st->batch_time, LIVE_BATCH_TIME) : LIVE_BATCH_TIME;
+}
+
+/* The latency we add: how long the first sample of a batch can wait for
+ * the rest of it. Live: one live batch, plus (unframed) the frame that
+ * waits for the next one's header to be found. Otherwise a whole batch or
+ * chunk, twice on the GPU, where one batch decodes while the next fills. */
+static void update_latency (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  uint32_t rate = st->negotiated ? st->out_rate : st->have_info ? st->info.sample_rate : 0;
+  if (!rate)
+    return;
+  uint32_t bs = st->have_info && st->info.max_blocksize ? st->info.max_blocksize : 4096;
+  GstClockTime lat;
+  if (st->live) {
+    lat = live_batch_time (st);
+    if (st->unframed)
+      lat += gst_util_uint64_scale (bs, GST_SECOND, rate);
+  } else if (!st->unframed) {
+    lat = gst_util_uint64_scale (st->batch_frames * (guint64) bs, GST_SECOND, rate);
+    if (st->batch_time && st->batch_time < lat)
+      lat = st->batch_time;
+  } else {
+    /* a chunk holds about chunk_size / (compressed bytes per second) */
+    unsigned ch = st->negotiated ? st->out_fmt.channels : st->info.channels;
+    unsigned bps = st->negotiated ? st->out_fmt.bps : st->info.bps;
+    guint64 bytes_per_s = (guint64) rate * ch * ((bps + 7) / 8) * 6 / 10;
+    lat = gst_util_uint64_scale (st->chunk_size, GST_SECOND, MAX (bytes_per_s, 1));
+  }
+  if (!st->live && (st->use_cuda || st->cuda_state.load () == DecState::kCudaStarting))
+    lat *= 2;
+  gst_audio_decoder_set_latency (GST_AUDIO_DECODER (self), lat, lat);
+}
+
+/* Asks upstream, once per stream, whether it is live. */
+static void check_live (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  if (st->live_known)
+    return;
+  st->live_known = true;
+  GstQuery *q = gst_query_new_latency ();
+  gboolean live = FALSE;
+  if (gst_pad_peer_query (GST_AUDIO_DECODER_SINK_PAD (self), q))
+    gst_query_parse_latency (q, &live, NULL, NULL);
+  gst_query_unref (q);
+  st->live = live;
+  GST_INFO_OBJECT (self, "upstream is %s: %s", live ? "live" : "not live",
+      live ? "batches of at most one frame or the live batch time" : "batches grow from a small first one");
+  update_latency (self);
+}
+
 static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uint32_t rate)
 {
   DecState *st = self->st;
@@ -353,21 +424,7 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
   st->negotiated = true;
   st->out_fmt = fmt;
   st->out_rate = rate;
-  /* Latency: a batch of frames is held before anything comes out. */
-  GstClockTime lat = 0;
-  if (!st->unframed) {
-    uint32_t bs = st->have_info ? st->info.max_blocksize : 4096;
-    lat = gst_util_uint64_scale (st->batch_frames * (guint64) bs, GST_SECOND, rate);
-    if (st->batch_time && st->batch_time < lat)
-      lat = st->batch_time;
-  } else {
-    /* a chunk holds about chunk_size / (compressed bytes per second) */
-    guint64 bytes_per_s = (guint64) rate * ch * ((fmt.bps + 7) / 8) * 6 / 10;
-    lat = gst_util_uint64_scale (st->chunk_size, GST_SECOND, MAX (bytes_per_s, 1));
-  }
-  if (st->use_cuda || st->cuda_state.load () == DecState::kCudaStarting)
-    lat *= 2; /* one batch on the GPU while the next one fills */
-  gst_audio_decoder_set_latency (GST_AUDIO_DECODER (self), lat, lat);
+  update_latency (self);
   return TRUE;
 }
 
@@ -537,6 +594,18 @@ static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
   return ret;
 }
 
+static GstFlowReturn finish_in_flight (GstCudaFlacDec *self);
+
+/* Runs a batch; live input waits for its output (nothing stays on the GPU
+ * until the next batch, which may be a frame's duration away). */
+static GstFlowReturn run_batch_now (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
+{
+  GstFlowReturn ret = run_batch (self, std::move (b));
+  if (ret == GST_FLOW_OK && self->st->live && self->st->use_cuda)
+    ret = finish_in_flight (self);
+  return ret;
+}
+
 /* Pushes the batch still on the GPU. */
 static GstFlowReturn finish_in_flight (GstCudaFlacDec *self)
 {
@@ -580,7 +649,9 @@ static void adopt_cuda_when_ready (GstCudaFlacDec *self)
 {
   DecState *st = self->st;
   int state = st->cuda_state.load (std::memory_order_acquire);
-  if (state == DecState::kCudaIdle || state == DecState::kCudaStarting)
+  /* live batches are a frame or two: the CPU decodes them sooner than a
+   * round trip to the GPU */
+  if (state == DecState::kCudaIdle || state == DecState::kCudaStarting || st->live)
     return;
   join_cuda_init (st);
   st->cuda_state = DecState::kCudaIdle;
@@ -664,7 +735,9 @@ static GstFlowReturn flush_queued (GstCudaFlacDec *self)
   st->queued.clear ();
   st->queued_hdr.clear ();
   st->queued_samples = 0;
-  return run_batch (self, std::move (b));
+  if (!st->live)
+    st->ramp_frames = MIN (st->ramp_frames * 2, st->batch_frames);
+  return run_batch_now (self, std::move (b));
 }
 
 static void add_tags_from (GstCudaFlacDec *self, const Metadata &md)
@@ -782,9 +855,9 @@ static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
   st->queued.push_back (gst_buffer_ref (buf));
   st->queued_hdr.push_back (h);
   st->queued_samples += h.blocksize;
-  bool full = st->queued.size () >= st->batch_frames;
-  if (st->batch_time &&
-      gst_util_uint64_scale (st->queued_samples, GST_SECOND, h.sample_rate) >= st->batch_time)
+  bool full = st->queued.size () >= (st->live ? st->batch_frames : MIN (st->ramp_frames, st->batch_frames));
+  GstClockTime batch_time = st->live ? live_batch_time (st) : st->batch_time;
+  if (batch_time && gst_util_uint64_scale (st->queued_samples, GST_SECOND, h.sample_rate) >= batch_time)
     full = true;
   return full ? flush_queued (self) : GST_FLOW_OK;
 }
@@ -976,8 +1049,8 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
       n = 1; /* nothing finished yet: attach to the held buffer anyway */
     b->in_frames = n;
     st->pending_in -= n;
-    submitted = st->use_cuda;
-    ret = run_batch (self, std::move (b));
+    submitted = st->use_cuda && !st->live;
+    ret = run_batch_now (self, std::move (b));
   }
   if (ret != GST_FLOW_OK)
     return ret;
@@ -1076,8 +1149,14 @@ static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
         publish_cuda_sizes (self);
     }
   }
-  if (st->in->size () >= st->chunk_size)
-    return process_chunk (self, false);
+  /* live: whatever has come is located now (its last frame waits for the
+   * next one's header) */
+  if (st->live || st->in->size () >= MIN (st->ramp_chunk, st->chunk_size)) {
+    GstFlowReturn ret = process_chunk (self, false);
+    if (!st->live)
+      st->ramp_chunk = (guint) MIN ((guint64) st->ramp_chunk * 2, (guint64) st->chunk_size);
+    return ret;
+  }
   return GST_FLOW_OK;
 }
 
@@ -1134,6 +1213,7 @@ static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBu
       check_md5_at_eos (self);
     return ret;
   }
+  check_live (self);
   if (!st->framed_caps && !st->unframed && !st->metadata_done) {
     /* no framed caps: a FLAC file straight from a source */
     GST_OBJECT_LOCK (self);
@@ -1195,6 +1275,8 @@ static void reset_stream_state (DecState *st)
   st->in->reset ();
   st->pending_in = 0;
   st->trim_left = 0;
+  st->ramp_frames = FIRST_BATCH_FRAMES;
+  st->ramp_chunk = FIRST_CHUNK_SIZE;
   st->reseeking = false;
   st->eos_held = false;
   if (st->in_flight) {
@@ -1376,6 +1458,7 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
     }
     else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START) {
       self->st->at_eos = false;
+      self->st->live_known = false;
       /* A new stream starts with its metadata. Not at EOS: a seek back
        * after it reads on in the same stream. */
       GST_OBJECT_LOCK (self);
@@ -1609,7 +1692,8 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
       g_param_spec_enum ("backend", "Backend",
           "Where frames are decoded: cuda (error if no CUDA device), cpu (every core), or auto "
           "(CUDA when a device and the kernels are available, else CPU with a warning; the CPU decodes "
-          "while the CUDA context is being created, then batches go to the GPU)",
+          "while the CUDA context is being created, then batches go to the GPU; input from a live "
+          "upstream stays on the CPU)",
           GST_TYPE_CUDA_FLAC_DEC_BACKEND, DEFAULT_BACKEND, rw));
   g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device id",
@@ -1617,17 +1701,22 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
           "when its device matches)", 0, G_MAXINT, DEFAULT_DEVICE_ID, rw));
   g_object_class_install_property (gobject_class, PROP_BATCH_FRAMES,
       g_param_spec_uint ("batch-frames", "Batch frames",
-          "Framed input: number of FLAC frames decoded at once, which is also the latency "
-          "(0 = auto: 3072 on CUDA, 256 on the CPU)",
+          "Framed input: most FLAC frames decoded at once (0 = auto: 3072 on CUDA, 256 on the CPU). "
+          "A stream starts with batches of 16 frames that double up to this size, so that output "
+          "starts at once; with a live upstream a batch closes at 20 ms of audio (or one frame, "
+          "where frames are longer) and that is the latency reported",
           0, 1 << 20, DEFAULT_BATCH_FRAMES, rw));
   g_object_class_install_property (gobject_class, PROP_BATCH_TIME,
       g_param_spec_uint64 ("batch-time", "Batch time",
           "Framed input: also decode a batch once it holds this much audio (nanoseconds, 0 = only "
-          "batch-frames counts)", 0, G_MAXUINT64, DEFAULT_BATCH_TIME, rw));
+          "batch-frames counts); with a live upstream, at most 20 ms", 0, G_MAXUINT64,
+          DEFAULT_BATCH_TIME, rw));
   g_object_class_install_property (gobject_class, PROP_CHUNK_SIZE,
       g_param_spec_uint ("chunk-size", "Chunk size",
-          "Unframed input: bytes of FLAC data located and decoded at once (0 = auto: 3072 of the "
-          "stream's largest frames, within 16-64 MiB, on CUDA; 8 MiB on the CPU; values below 64 KiB are raised to it)", 0, 1u << 30,
+          "Unframed input: most bytes of FLAC data located and decoded at once (0 = auto: 3072 of "
+          "the stream's largest frames, within 16-64 MiB, on CUDA; 8 MiB on the CPU; values below "
+          "64 KiB are raised to it). A stream starts with 256 KiB, doubled per chunk up to this size; "
+          "with a live upstream every input buffer is decoded as it comes", 0, 1u << 30,
           DEFAULT_CHUNK_SIZE, rw));
   g_object_class_install_property (gobject_class, PROP_CHECK_MD5,
       g_param_spec_boolean ("check-md5", "Check MD5",

@@ -314,6 +314,166 @@ GST_START_TEST (test_harness_batches)
 }
 GST_END_TEST;
 
+/* Everything a harness has output so far, concatenated. */
+static std::vector<uint8_t> pull_pcm (GstHarness *h)
+{
+  std::vector<uint8_t> pcm;
+  while (GstBuffer *b = gst_harness_try_pull (h)) {
+    GstMapInfo map;
+    gst_buffer_map (b, &map, GST_MAP_READ);
+    pcm.insert (pcm.end (), map.data, map.data + map.size);
+    gst_buffer_unmap (b, &map);
+    gst_buffer_unref (b);
+  }
+  return pcm;
+}
+
+/* Frames as flacparse gives them, and the caps it sets. */
+static std::vector<GstBuffer *> parsed_frames (const std::string &path, GstCaps **caps)
+{
+  GstHarness *p = gst_harness_new_parse ("flacparse");
+  gst_harness_set_src_caps_str (p, "audio/x-flac");
+  std::vector<uint8_t> file;
+  flac_test::read_file (path, &file);
+  gst_harness_push (p, gst_buffer_new_memdup (file.data (), file.size ()));
+  gst_harness_push_event (p, gst_event_new_eos ());
+  *caps = gst_pad_get_current_caps (p->sinkpad);
+  std::vector<GstBuffer *> frames;
+  while (GstBuffer *f = gst_harness_try_pull (p))
+    frames.push_back (f);
+  gst_harness_teardown (p);
+  return frames;
+}
+
+GST_START_TEST (test_live_harness)
+{
+  /* GstHarness answers latency queries as a live source: every frame
+   * (1024 samples, 23 ms, longer than the 20 ms live batch) must come out
+   * while the next is pushed, not at EOS, and the latency is one live
+   * batch. Without batch-time or batch-frames set, as a user would. */
+  std::string path = make_flac ("live", 2, 16, 44100, 2.0, "-5 -b 1024");
+  if (path.empty ())
+    return;
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  GstCaps *caps;
+  std::vector<GstBuffer *> frames = parsed_frames (path, &caps);
+  GstHarness *h = gst_harness_new_parse (dec ().c_str ());
+  gst_harness_set_src_caps (h, caps); /* takes caps */
+  size_t audio_frames = 0;
+  for (GstBuffer *f : frames) {
+    GstMapInfo map;
+    gst_buffer_map (f, &map, GST_MAP_READ);
+    bool is_frame = map.size >= 2 && map.data[0] == 0xff && (map.data[1] & 0xfe) == 0xf8;
+    gst_buffer_unmap (f, &map);
+    fail_unless_equals_int (gst_harness_push (h, f), GST_FLOW_OK);
+    if (is_frame)
+      audio_frames++;
+    fail_unless (gst_harness_buffers_received (h) + 1 >= audio_frames,
+        "%u output buffers after %zu frames of a live stream", gst_harness_buffers_received (h), audio_frames);
+  }
+  fail_unless (audio_frames > 50);
+  /* the last frame is shorter than a live batch: it waits for EOS */
+  fail_unless (gst_harness_buffers_received (h) + 1 == audio_frames, "%u buffers for %zu frames before EOS",
+      gst_harness_buffers_received (h), audio_frames);
+  GstClockTime lat = gst_harness_query_latency (h);
+  fail_unless (lat == 20 * GST_MSECOND, "latency %" GST_TIME_FORMAT ", expected 20 ms", GST_TIME_ARGS (lat));
+  gst_harness_push_event (h, gst_event_new_eos ());
+  std::vector<uint8_t> pcm = pull_pcm (h);
+  fail_unless (pcm == ref.pcm, "live output differs (%zu vs %zu bytes)", pcm.size (), ref.pcm.size ());
+  gst_harness_teardown (h);
+
+  /* Unframed (a live byte stream of a FLAC file): each piece is decoded as
+   * it comes, but for the frame whose end the next header shows. */
+  std::vector<uint8_t> file;
+  flac_test::read_file (path, &file);
+  h = gst_harness_new_parse (dec ().c_str ());
+  gst_harness_set_src_caps_str (h, "audio/x-flac");
+  for (size_t off = 0; off < file.size (); off += 4096) {
+    size_t n = std::min<size_t> (4096, file.size () - off);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_memdup (file.data () + off, n)), GST_FLOW_OK);
+    if (off > file.size () / 2)
+      fail_unless (gst_harness_buffers_received (h) > 0, "no output from half a live unframed stream");
+  }
+  lat = gst_harness_query_latency (h);
+  GstClockTime frame = gst_util_uint64_scale (1024, GST_SECOND, 44100);
+  fail_unless (lat == 20 * GST_MSECOND + frame, "unframed latency %" GST_TIME_FORMAT, GST_TIME_ARGS (lat));
+  gst_harness_push_event (h, gst_event_new_eos ());
+  pcm = pull_pcm (h);
+  fail_unless (pcm == ref.pcm, "live unframed output differs (%zu vs %zu bytes)", pcm.size (), ref.pcm.size ());
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_live_pipeline)
+{
+  /* The live pipeline of a user: audio must come out while the source
+   * goes on (it sends EOS only after 1000 buffers, 23 s), and the latency
+   * the pipeline sees includes ours. */
+  if (!gst_element_factory_find ("flacenc")) {
+    printf ("SKIP (part): flacenc missing\n");
+    return;
+  }
+  std::string desc = "audiotestsrc is-live=true num-buffers=1000 ! flacenc ! flacparse ! " + dec ("name=dec") +
+      " ! appsink name=sink sync=false";
+  GstElement *p = gst_parse_launch (desc.c_str (), NULL);
+  fail_unless (p != NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  for (int i = 0; i < 3; i++) {
+    GstSample *smp = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 20 * GST_SECOND);
+    fail_unless (smp != NULL, "no output buffer %d from a live pipeline", i);
+    fail_if (gst_app_sink_is_eos (GST_APP_SINK (sink)));
+    gst_sample_unref (smp);
+  }
+  GstElement *d = gst_bin_get_by_name (GST_BIN (p), "dec");
+  GstPad *pad = gst_element_get_static_pad (d, "src");
+  GstQuery *q = gst_query_new_latency ();
+  fail_unless (gst_pad_query (pad, q));
+  gboolean live;
+  GstClockTime min, max;
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless (live);
+  GstQuery *uq = gst_query_new_latency ();
+  GstPad *sinkpad = gst_element_get_static_pad (d, "sink");
+  fail_unless (gst_pad_peer_query (sinkpad, uq));
+  GstClockTime umin;
+  gst_query_parse_latency (uq, NULL, &umin, NULL);
+  fail_unless (min == umin + 20 * GST_MSECOND, "latency %" GST_TIME_FORMAT " upstream %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (min), GST_TIME_ARGS (umin));
+  gst_query_unref (uq);
+  gst_query_unref (q);
+  gst_object_unref (sinkpad);
+  gst_object_unref (pad);
+  gst_object_unref (d);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_first_batch_small)
+{
+  /* Not live: the first output buffer holds the small first batch (16
+   * frames, or the first 256 KiB chunk unframed), and batches grow from
+   * there, up to the default size. */
+  std::string path = make_flac ("ramp", 2, 16, 44100, 30.0, "-5 -b 1024");
+  if (path.empty ())
+    return;
+  for (const char *chain : { " ! flacparse ! ", " ! " }) {
+    Decoded a = run_pipeline (src (path) + chain + dec ());
+    fail_unless (a.error.empty (), "%s", a.error.c_str ());
+    fail_unless (a.dur.size () >= 3, "%zu buffers", a.dur.size ());
+    GstClockTime first = a.dur[0], largest = *std::max_element (a.dur.begin (), a.dur.end ());
+    GstClockTime frames16 = gst_util_uint64_scale (16 * 1024, GST_SECOND, 44100);
+    /* 256 KiB of this stream: about 3 s */
+    fail_unless (first <= (chain[3] == 'f' ? frames16 + GST_MSECOND : 4 * GST_SECOND),
+        "first buffer %" GST_TIME_FORMAT " (%s)", GST_TIME_ARGS (first), chain);
+    fail_unless (largest >= 2 * first, "batches did not grow: first %" GST_TIME_FORMAT ", largest %"
+        GST_TIME_FORMAT, GST_TIME_ARGS (first), GST_TIME_ARGS (largest));
+  }
+}
+GST_END_TEST;
+
 GST_START_TEST (test_tags)
 {
   std::string path = gpc_test::media_dir () + "/flac/g16.flac"; /* has TITLE=gpc-title */
@@ -484,30 +644,16 @@ GST_START_TEST (test_parameter_change)
   Decoded ra = run_pipeline (src (a) + " ! flacparse ! flacdec");
   Decoded rb = run_pipeline (src (b) + " ! flacparse ! flacdec");
   GstHarness *h = gst_harness_new_parse (dec ("batch-frames=2").c_str ());
-  std::vector<uint8_t> pcm;
-  std::vector<std::string> caps;
   for (const std::string &path : { a, b }) {
     /* frames from flacparse, pushed with the caps flacparse gives */
-    GstHarness *p = gst_harness_new_parse ("flacparse");
-    gst_harness_set_src_caps_str (p, "audio/x-flac");
-    std::vector<uint8_t> file;
-    flac_test::read_file (path, &file);
-    gst_harness_push (p, gst_buffer_new_memdup (file.data (), file.size ()));
-    gst_harness_push_event (p, gst_event_new_eos ());
-    GstCaps *pc = gst_pad_get_current_caps (p->sinkpad);
+    GstCaps *pc;
+    std::vector<GstBuffer *> frames = parsed_frames (path, &pc);
     gst_harness_set_src_caps (h, pc);
-    while (GstBuffer *f = gst_harness_try_pull (p))
+    for (GstBuffer *f : frames)
       fail_unless_equals_int (gst_harness_push (h, f), GST_FLOW_OK);
-    gst_harness_teardown (p);
   }
   gst_harness_push_event (h, gst_event_new_eos ());
-  while (GstBuffer *o = gst_harness_try_pull (h)) {
-    GstMapInfo map;
-    gst_buffer_map (o, &map, GST_MAP_READ);
-    pcm.insert (pcm.end (), map.data, map.data + map.size);
-    gst_buffer_unmap (o, &map);
-    gst_buffer_unref (o);
-  }
+  std::vector<uint8_t> pcm = pull_pcm (h);
   GstCaps *c = gst_pad_get_current_caps (h->sinkpad);
   gchar *cs = gst_caps_to_string (c);
   fail_unless (rb.caps == cs, "final caps %s, expected %s", cs, rb.caps.c_str ());
@@ -836,6 +982,9 @@ static Suite *cudaflacdec_suite (void)
   tcase_add_test (tc, test_vectors_vs_flacdec);
   tcase_add_test (tc, test_all_vectors_md5);
   tcase_add_test (tc, test_harness_batches);
+  tcase_add_test (tc, test_live_harness);
+  tcase_add_test (tc, test_live_pipeline);
+  tcase_add_test (tc, test_first_batch_small);
   tcase_add_test (tc, test_tags);
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_seek_unframed_refined);
