@@ -957,6 +957,33 @@ GST_START_TEST (test_concurrent_use)
 }
 GST_END_TEST;
 
+GST_START_TEST (test_cuda_fallback)
+{
+  /* A CUDA device the element cannot use (here: one that does not exist;
+   * on a GPU the module was not built for, the same path names its compute
+   * capability): backend=cuda fails with an error, backend=auto decodes on
+   * the CPU after exactly one warning that says why. */
+  std::string path = make_flac ("fallback", 2, 16, 44100, 1.0, "-5");
+  if (path.empty ())
+    return;
+  Ending e = run_to_end (src (path) + " ! cudaflacdec backend=cuda cuda-device-id=99");
+  fail_unless (e.error.find ("CUDA") != std::string::npos, "backend=cuda: error '%s' (EOS %d)", e.error.c_str (),
+      e.eos);
+  Decoded ref = run_pipeline (src (path) + " ! flacparse ! flacdec");
+  for (const char *chain : { " ! flacparse ! ", " ! " }) {
+    Decoded a = run_pipeline (src (path) + chain + "cudaflacdec backend=auto cuda-device-id=99");
+    fail_unless (a.error.empty (), "%s", a.error.c_str ());
+    fail_unless (a.pcm == ref.pcm, "backend=auto on the CPU differs from flacdec");
+    /* why: no driver here; device 99 missing where there is one */
+    fail_unless (a.warnings.size () == 1 && a.warnings[0].find ("CUDA unavailable") != std::string::npos &&
+        (a.warnings[0].find ("device 99") != std::string::npos ||
+            a.warnings[0].find ("libcuda") != std::string::npos), "%zu warnings, the first '%s'", a.warnings.size (),
+        a.warnings.empty () ? "" : a.warnings[0].c_str ());
+    printf ("backend=auto without a usable CUDA device: %s\n", a.warnings[0].c_str ());
+  }
+}
+GST_END_TEST;
+
 /* Is a CUDA device usable? (dlopen, so the test needs no CUDA at build time) */
 static bool cuda_usable ()
 {
@@ -998,6 +1025,7 @@ static Suite *cudaflacdec_suite (void)
   tcase_add_test (tc, test_damaged_flipped_bytes);
   tcase_add_test (tc, test_damaged_garbage);
   tcase_add_test (tc, test_concurrent_use);
+  tcase_add_test (tc, test_cuda_fallback);
   return s;
 }
 
