@@ -7,8 +7,9 @@
  *
  * Decodes FLAC in batches of frames, on an NVIDIA GPU (CUDA) or on every CPU
  * core. A drop-in for flacdec: the same output formats (S8, S16LE, S24_32LE,
- * S32LE interleaved, samples shifted to the container depth) and channel
- * layouts. Accepts framed input from flacparse and unframed FLAC straight
+ * S32LE interleaved, samples shifted to the container depth), with the
+ * channel layouts of RFC 9639 (or of a WAVEFORMATEXTENSIBLE_CHANNEL_MASK
+ * comment). Accepts framed input from flacparse and unframed FLAC straight
  * from a file source, in which case it reads the metadata itself and
  * locates frames over large chunks in parallel.
  *
@@ -37,6 +38,7 @@
 #include <thread>
 #include <vector>
 
+#include "flac-channels.h"
 #include "flac-cpu-decoder.h"
 #include "flac-cuda-decoder.h"
 #include "gpc-parallel-copy.h"
@@ -159,7 +161,9 @@ struct DecState {
   bool negotiated = false;
   BatchFormat out_fmt;
   uint32_t out_rate = 0;
-  GstAudioChannelPosition from_pos[8], to_pos[8];
+  GstAudioChannelPosition from_pos[8], to_pos[8]; /* FLAC's channel order, the output's */
+  bool have_mask = false; /* a WAVEFORMATEXTENSIBLE_CHANNEL_MASK comment, instead of RFC 9639's order */
+  uint32_t channel_mask = 0;
   bool reorder = false;
   gint reorder_map[8] = {}; /* FLAC channel i goes to output position reorder_map[i] */
   /* backends */
@@ -288,34 +292,6 @@ static GType gst_cuda_flac_dec_backend_get_type (void)
   return type;
 }
 
-/* Channel positions of FLAC's channel order, exactly as flacdec 1.22 maps
- * them, so that the PCM is identical. Up to 6 channels this is RFC 9639
- * 9.1.3; for 7 and 8 channels flacdec keeps a pre-RFC layout (FL FR RL RR FC
- * LFE RC / FL FR RL RR FC LFE SL SR) where the RFC says FL FR FC LFE BC SL SR
- * / FL FR FC LFE BL BR SL SR: a drop-in has to follow flacdec. */
-static const GstAudioChannelPosition kFlacPositions[8][8] = {
-  { GST_AUDIO_CHANNEL_POSITION_MONO },
-  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT },
-  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER },
-  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT },
-  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_REAR_LEFT,
-    GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT },
-  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
-    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT },
-  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
-    GST_AUDIO_CHANNEL_POSITION_REAR_CENTER },
-  { GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT, GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_REAR_LEFT, GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT,
-    GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER, GST_AUDIO_CHANNEL_POSITION_LFE1,
-    GST_AUDIO_CHANNEL_POSITION_SIDE_LEFT, GST_AUDIO_CHANNEL_POSITION_SIDE_RIGHT },
-};
-
 static GstAudioFormat gst_format_of (OutFormat f)
 {
   switch (f) {
@@ -406,7 +382,9 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
   if (st->negotiated && same_format (st->out_fmt, st->out_rate, fmt, rate))
     return TRUE;
   unsigned ch = fmt.channels;
-  memcpy (st->from_pos, kFlacPositions[ch - 1], sizeof (GstAudioChannelPosition) * ch);
+  if (!flac_channel_positions (ch, st->have_mask, st->channel_mask, st->from_pos))
+    GST_WARNING_OBJECT (self, "channel mask 0x%x does not give %u channels positions GStreamer knows: "
+        "output unpositioned", st->channel_mask, ch);
   memcpy (st->to_pos, st->from_pos, sizeof (GstAudioChannelPosition) * ch);
   gst_audio_channel_positions_to_valid_order (st->to_pos, ch);
   st->reorder = memcmp (st->from_pos, st->to_pos, sizeof (GstAudioChannelPosition) * ch) != 0;
@@ -742,6 +720,15 @@ static GstFlowReturn flush_queued (GstCudaFlacDec *self)
 
 static void add_tags_from (GstCudaFlacDec *self, const Metadata &md)
 {
+  DecState *st = self->st;
+  uint32_t mask = 0;
+  if (md.has_comments && channel_mask_from_comments (md.comments, &mask) &&
+      (!st->have_mask || mask != st->channel_mask)) {
+    GST_INFO_OBJECT (self, "channel mask 0x%x from WAVEFORMATEXTENSIBLE_CHANNEL_MASK", mask);
+    st->have_mask = true;
+    st->channel_mask = mask;
+    st->negotiated = false; /* positions to be set again */
+  }
   GstTagList *tags = gst_tag_list_new_empty ();
   for (const std::string &c : md.comments) {
     size_t eq = c.find ('=');
@@ -1459,6 +1446,7 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
     else if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START) {
       self->st->at_eos = false;
       self->st->live_known = false;
+      self->st->have_mask = false;
       /* A new stream starts with its metadata. Not at EOS: a seek back
        * after it reads on in the same stream. */
       GST_OBJECT_LOCK (self);
