@@ -1488,6 +1488,8 @@ static gboolean open_cuda (GstCudaFlacDec *self, DecState *st, GError **err)
 #endif
 }
 
+static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec);
+
 static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
 {
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
@@ -1531,6 +1533,8 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
     } else if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", err->message));
       g_error_free (err);
+      /* the base class calls stop() only after a successful start() */
+      gst_cuda_flac_dec_stop (dec);
       return FALSE;
     } else {
       GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND, ("CUDA unavailable, decoding on the CPU"),
