@@ -207,6 +207,8 @@ struct DecState {
   uint64_t decoded = 0;   /* samples per channel */
   uint64_t errors = 0;
   uint64_t first_error = 0;
+  uint64_t skipped_bytes = 0; /* unframed: bytes that held no frame (garbage, damage) */
+  bool headerless = false;    /* unframed input without "fLaC" and STREAMINFO */
   bool at_eos = false;
   /* unframed seeking: the target of the seek we turned into a byte seek,
    * then the sample the output must start at once frames are found */
@@ -381,6 +383,13 @@ static gboolean negotiate_for (GstCudaFlacDec *self, const BatchFormat &fmt, uin
   DecState *st = self->st;
   if (st->negotiated && same_format (st->out_fmt, st->out_rate, fmt, rate))
     return TRUE;
+  if (st->negotiated && !same_format (st->out_fmt, st->out_rate, fmt, rate) && st->check_md5 && st->md5_valid) {
+    /* STREAMINFO (and its MD5) describe one format only */
+    GST_INFO_OBJECT (self, "the stream's format changes after %" G_GUINT64_FORMAT " samples: MD5 not checked",
+        st->decoded);
+    st->md5_valid = false;
+    st->md5.reset ();
+  }
   unsigned ch = fmt.channels;
   if (!flac_channel_positions (ch, st->have_mask, st->channel_mask, st->from_pos))
     GST_WARNING_OBJECT (self, "channel mask 0x%x does not give %u channels positions GStreamer knows: "
@@ -513,6 +522,10 @@ static GstFlowReturn push_batch (GstCudaFlacDec *self, Batch &b, const uint8_t *
     gst_buffer_unref (out);
     out = nullptr;
   }
+  /* a chunk whose format changes gives several batches: the input buffers
+   * are finished with the last */
+  if (b.in_frames == 0)
+    return out ? gst_audio_decoder_finish_subframe (dec, out) : GST_FLOW_OK;
   return gst_audio_decoder_finish_frame (dec, out, b.in_frames);
 }
 
@@ -939,30 +952,29 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
   }
   adopt_cuda_when_ready (self);
   LocateResult lr;
-  std::unique_ptr<Batch> b (new Batch);
   /* CUDA: the chunk was gathered in a slot's pinned memory; the GPU locates
    * its frames there and decodes them from the same upload. CPU: frames are
    * located and decoded in place, before the consumed bytes are dropped. */
   if (st->use_cuda && st->in->slot () < 0) {
     /* the first chunk since CUDA took over (backend=auto) is in host memory */
-    int slot;
-    GstFlowReturn taken = take_slot (self, &slot);
+    int to;
+    GstFlowReturn taken = take_slot (self, &to);
     if (taken != GST_FLOW_OK)
       return taken;
     StageTimer timer (&st->stage_s[kStageStage]);
-    if (!st->in->carry_to (slot, 0, st->in->size ())) {
+    if (!st->in->carry_to (to, 0, st->in->size ())) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
       return GST_FLOW_ERROR;
     }
   }
   uint8_t *dst = st->in->data ();
   const size_t size = st->in->size ();
-  b->slot = st->in->slot ();
+  const int slot = st->in->slot ();
   {
     StageTimer timer (&st->stage_s[kStageLocate]);
     bool located = false;
     if (st->use_cuda && st->gpu_locate) {
-      located = st->cuda.locate (b->slot, size, final, st->locator->params ().scan_params (), &st->found);
+      located = st->cuda.locate (slot, size, final, st->locator->params ().scan_params (), &st->found);
       if (located)
         st->locator->locate_found (dst, size, final, st->found.data (), st->found.size (), &lr);
       else
@@ -979,32 +991,38 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     st->pending_in = 0;
     return n ? gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n) : GST_FLOW_OK;
   }
-  b->fmt.defaults = st->locator->params ().defaults ();
-  b->fmt.channels = st->info.channels;
-  b->fmt.bps = st->info.bps;
-  b->fmt.format = out_format_for_bps (st->info.bps);
-  b->rate = st->info.sample_rate;
-  uint64_t samples = 0;
+  /* One batch per run of frames of one format (rate, channels and depth
+   * may change between frames); the trim after a seek runs over them. */
+  std::vector<std::unique_ptr<Batch>> batches;
+  const StreamDefaults defaults = st->locator->params ().defaults ();
+  size_t covered = 0;
   for (const LocatedFrame &f : lr.frames) {
-    if (f.samples == 0) {
-      GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Skipped data that holds no FLAC frame"),
-          ("%zu bytes after frame %" G_GUINT64_FORMAT, f.size, f.hdr.number));
-      continue;
+    if (f.samples == 0)
+      continue; /* bytes that hold no frame: counted below */
+    covered += f.size;
+    BatchFormat fmt = format_of_header (f.hdr, defaults);
+    if (batches.empty () || !same_format (batches.back ()->fmt, batches.back ()->rate, fmt, f.hdr.sample_rate)) {
+      std::unique_ptr<Batch> b (new Batch);
+      b->fmt = fmt;
+      b->rate = f.hdr.sample_rate;
+      b->slot = slot;
+      batches.push_back (std::move (b));
     }
+    Batch &cur = *batches.back ();
     FrameJob j;
     j.data = dst + f.offset;
     j.size = f.corrupt ? 0 : f.size;
-    j.out_sample = samples;
+    j.out_sample = cur.samples;
     j.samples = f.samples;
     j.silence = f.corrupt;
     j.crc_checked = f.crc_checked;
     if (f.corrupt)
       j.status = kBadCrc16;
-    b->jobs.push_back (j);
-    b->numbers.push_back (f.corrupt ? (f.hdr.variable ? f.first_sample : f.hdr.number + 1) : f.hdr.number);
-    samples += f.samples;
+    cur.jobs.push_back (j);
+    cur.numbers.push_back (f.corrupt ? (f.hdr.variable ? f.first_sample : f.hdr.number + 1) : f.hdr.number);
+    cur.samples += f.samples;
   }
-  b->samples = samples;
+  st->skipped_bytes += lr.consumed > covered ? lr.consumed - covered : 0;
   if (st->trim_pending && !lr.frames.empty ()) {
     /* first frames after a seek: drop what precedes the target sample */
     st->trim_pending = false;
@@ -1015,9 +1033,11 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
       GST_WARNING_OBJECT (self, "seek landed %" G_GUINT64_FORMAT " samples after its target",
           first - st->trim_to_sample);
   }
-  if (st->trim_left) {
-    b->trim = (size_t) MIN (st->trim_left, (uint64_t) samples);
-    st->trim_left -= b->trim;
+  for (auto &cur : batches) {
+    if (!st->trim_left)
+      break;
+    cur->trim = (size_t) MIN (st->trim_left, (uint64_t) cur->samples);
+    st->trim_left -= cur->trim;
   }
   size_t consumed = lr.consumed;
   bool left = size > consumed;
@@ -1026,7 +1046,7 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
   int n = st->pending_in - ((final || !left) ? 0 : 1);
   GstFlowReturn ret = GST_FLOW_OK;
   bool submitted = false;
-  if (b->jobs.empty ()) {
+  if (batches.empty ()) {
     if (n > 0) {
       st->pending_in -= n;
       ret = gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, n);
@@ -1034,18 +1054,26 @@ static GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
   } else {
     if (n == 0)
       n = 1; /* nothing finished yet: attach to the held buffer anyway */
-    b->in_frames = n;
     st->pending_in -= n;
-    submitted = st->use_cuda && !st->live;
-    ret = run_batch_now (self, std::move (b));
+    for (size_t i = 0; i < batches.size () && ret == GST_FLOW_OK; i++) {
+      const bool last = i + 1 == batches.size ();
+      /* the input buffers are finished with the last batch; on the GPU the
+       * earlier ones are pushed before the next is decoded from the same
+       * slot's upload */
+      batches[i]->in_frames = last ? n : 0;
+      submitted = last && st->use_cuda && !st->live;
+      ret = run_batch_now (self, std::move (batches[i]));
+      if (ret == GST_FLOW_OK && !last && st->use_cuda)
+        ret = finish_in_flight (self);
+    }
   }
   if (ret != GST_FLOW_OK)
     return ret;
   if (submitted) {
     /* this slot is in flight: the rest gathers the next chunk in the next */
-    int slot;
-    ret = take_slot (self, &slot);
-    if (ret == GST_FLOW_OK && !st->in->carry_to (slot, consumed, st->chunk_size + kChunkSlack)) {
+    int next;
+    ret = take_slot (self, &next);
+    if (ret == GST_FLOW_OK && !st->in->carry_to (next, consumed, st->chunk_size + kChunkSlack)) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
       ret = GST_FLOW_ERROR;
     }
@@ -1108,23 +1136,34 @@ static GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
     int r = parse_metadata (st->in->data (), st->in->size (), &md);
     if (r == kNeedMore)
       return GST_FLOW_OK;
-    if (r != kOk) {
-      GST_ELEMENT_ERROR (self, STREAM, DECODE, ("Not a FLAC stream"),
-          ("no valid \"fLaC\" marker and STREAMINFO: %s", status_name (r)));
-      return GST_FLOW_ERROR;
+    StreamParams params;
+    if (r == kOk) {
+      GST_OBJECT_LOCK (self);
+      st->md = md;
+      GST_OBJECT_UNLOCK (self);
+      set_stream_info (self, md.info);
+      add_tags_from (self, md);
+      st->in->drop_front (md.audio_offset);
+      params = StreamParams::from_streaminfo (md.info);
+    } else {
+      /* A stream joined in the middle, cut, or with its metadata damaged:
+       * every frame header carries the format (but for the rare codes that
+       * defer to STREAMINFO), so play from the first frame whose CRC-8,
+       * CRC-16 and successor check. */
+      GST_INFO_OBJECT (self, "no \"fLaC\" marker and STREAMINFO (%s): locating frames by their headers",
+          status_name (r));
+      st->headerless = true;
     }
-    GST_OBJECT_LOCK (self);
-    st->md = md;
-    GST_OBJECT_UNLOCK (self);
-    set_stream_info (self, md.info);
-    add_tags_from (self, md);
-    st->in->drop_front (md.audio_offset);
-    st->locator.reset (new FrameLocator (&st->cpu->pool (), StreamParams::from_streaminfo (md.info)));
-    st->locator->expect_stream_start ();
+    /* the format may change between frames: candidates are not held to
+     * STREAMINFO's */
+    params.any_format = true;
+    st->locator.reset (new FrameLocator (&st->cpu->pool (), params));
+    if (!st->headerless)
+      st->locator->expect_stream_start ();
     GST_OBJECT_LOCK (self);
     st->metadata_done = true;
     GST_OBJECT_UNLOCK (self);
-    if (st->auto_cuda_chunks) {
+    if (st->auto_cuda_chunks && !st->headerless) {
       /* CUDA: room for a GPU's worth of the stream's frames */
       guint64 frame = md.info.max_framesize ? md.info.max_framesize
           : StreamParams::from_streaminfo (md.info).frame_bound () / 2;
@@ -1188,6 +1227,24 @@ static void check_md5_at_eos (GstCudaFlacDec *self)
   g_free (sid);
 }
 
+/* End of unframed input: one warning for all the bytes that held no frame,
+ * and an error where none of them did. */
+static GstFlowReturn end_unframed (GstCudaFlacDec *self, GstFlowReturn ret)
+{
+  DecState *st = self->st;
+  if (ret == GST_FLOW_OK && st->metadata_done && st->decoded == 0 && st->headerless) {
+    GST_ELEMENT_ERROR (self, STREAM, WRONG_TYPE, ("Not a FLAC stream"),
+        ("no \"fLaC\" marker and STREAMINFO, and no FLAC frame in %" G_GUINT64_FORMAT " bytes",
+            st->skipped_bytes));
+    return GST_FLOW_ERROR;
+  }
+  if (st->skipped_bytes)
+    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Skipped data that holds no FLAC frame"),
+        ("%" G_GUINT64_FORMAT " bytes in all", st->skipped_bytes));
+  st->skipped_bytes = 0;
+  return ret;
+}
+
 static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBuffer *buf)
 {
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
@@ -1196,6 +1253,8 @@ static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBu
     GstFlowReturn ret = st->unframed ? process_chunk (self, true) : flush_queued (self);
     if (ret == GST_FLOW_OK && st->use_cuda)
       ret = finish_in_flight (self);
+    if (st->at_eos && st->unframed)
+      ret = end_unframed (self, ret);
     if (st->at_eos)
       check_md5_at_eos (self);
     return ret;
