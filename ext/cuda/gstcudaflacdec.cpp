@@ -13,8 +13,9 @@
  * from a file source, in which case it reads the metadata itself and
  * locates frames over large chunks in parallel.
  *
- * Every frame's CRC-16 is checked; a corrupt or truncated frame is reported
- * with a warning naming it and replaced by silence of its duration. At EOS
+ * Every frame's CRC-16 is checked; a corrupt or truncated frame is replaced
+ * by silence of its duration and counted as a decoding error (max-errors),
+ * with one warning at the end of the stream. At EOS
  * the decoded audio's MD5 is compared with the STREAMINFO signature.
  *
  * ## Example launch lines
@@ -207,6 +208,9 @@ struct DecState {
   uint64_t decoded = 0;   /* samples per channel */
   uint64_t errors = 0;
   uint64_t first_error = 0;
+  uint64_t first_error_sample = 0;
+  int first_error_status = kOk;
+  uint64_t errors_unreported = 0; /* since the last summary warning */
   uint64_t skipped_bytes = 0; /* unframed: bytes that held no frame (garbage, damage) */
   bool headerless = false;    /* unframed input without "fLaC" and STREAMINFO */
   bool at_eos = false;
@@ -450,19 +454,48 @@ static GstBuffer *alloc_output (GstCudaFlacDec *self, gsize size)
   return buf;
 }
 
-static void report_errors (GstCudaFlacDec *self, const Batch &b)
+/* One corrupt frame, through the base class, so that max-errors applies;
+ * the bus hears of them once, in summary (report_error_summary). */
+static GstFlowReturn count_error (GstCudaFlacDec *self, uint64_t number, uint64_t sample, int status,
+    uint32_t samples)
 {
   DecState *st = self->st;
-  for (size_t i = 0; i < b.jobs.size (); i++) {
-    const FrameJob &j = b.jobs[i];
-    if (j.status == kOk)
-      continue;
-    if (st->errors++ == 0)
-      st->first_error = b.numbers[i];
-    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Corrupt FLAC frame replaced by silence"),
-        ("frame %" G_GUINT64_FORMAT " (output sample %" G_GUINT64_FORMAT "): %s; %u samples of silence",
-            b.numbers[i], st->decoded + j.out_sample, status_name (j.status), j.samples));
+  if (st->errors++ == 0) {
+    st->first_error = number;
+    st->first_error_sample = sample;
+    st->first_error_status = status;
   }
+  st->errors_unreported++;
+  GstFlowReturn ret = GST_FLOW_OK;
+  GST_AUDIO_DECODER_ERROR (self, 1, STREAM, DECODE, (NULL),
+      ("corrupt FLAC frame %" G_GUINT64_FORMAT " (output sample %" G_GUINT64_FORMAT "): %s; %u samples of silence",
+          number, sample, status_name (status), samples), ret);
+  return ret;
+}
+
+static GstFlowReturn report_errors (GstCudaFlacDec *self, const Batch &b)
+{
+  DecState *st = self->st;
+  GstFlowReturn ret = GST_FLOW_OK;
+  for (size_t i = 0; i < b.jobs.size () && ret == GST_FLOW_OK; i++) {
+    const FrameJob &j = b.jobs[i];
+    if (j.status != kOk)
+      ret = count_error (self, b.numbers[i], st->decoded + j.out_sample, j.status, j.samples);
+  }
+  return ret;
+}
+
+/* One warning for the corrupt frames since the last one (at EOS). */
+static void report_error_summary (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  if (!st->errors_unreported)
+    return;
+  GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Corrupt FLAC frames replaced by silence"),
+      ("%" G_GUINT64_FORMAT " corrupt frame(s) replaced by silence of their duration; the first: frame %"
+          G_GUINT64_FORMAT " (output sample %" G_GUINT64_FORMAT "): %s", st->errors_unreported, st->first_error,
+          st->first_error_sample, status_name (st->first_error_status)));
+  st->errors_unreported = 0;
 }
 
 /* Pushes a finished batch: negotiation, reports, MD5, channel order. */
@@ -476,9 +509,14 @@ static GstFlowReturn push_batch (GstCudaFlacDec *self, Batch &b, const uint8_t *
     b.out = nullptr;
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  report_errors (self, b);
   GstBuffer *out = b.out;
   b.out = nullptr;
+  GstFlowReturn reported = report_errors (self, b);
+  if (reported != GST_FLOW_OK) {
+    if (out)
+      gst_buffer_unref (out);
+    return reported;
+  }
   StageTimer timer (&st->stage_s[kStagePush]);
   if (!out)
     out = alloc_output (self, pcm_bytes);
@@ -829,11 +867,11 @@ static GstFlowReturn handle_framed (GstCudaFlacDec *self, GstBuffer *buf)
   if (r != kOk) {
     /* flacparse let through something that is not a frame: without a
      * header its duration is only known for fixed-blocksize streams */
-    GST_ELEMENT_WARNING (self, STREAM, DECODE, ("Corrupt FLAC frame"),
-        ("frame after %" G_GUINT64_FORMAT " decoded samples: %s", st->decoded + st->queued_samples,
-            status_name (r)));
-    if (!st->have_info || st->info.min_blocksize != st->info.max_blocksize || st->queued_hdr.empty ())
-      return gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1);
+    if (!st->have_info || st->info.min_blocksize != st->info.max_blocksize || st->queued_hdr.empty ()) {
+      GstFlowReturn ret = count_error (self, st->queued_hdr.empty () ? 0 : st->queued_hdr.back ().number + 1,
+          st->decoded + st->queued_samples, r, 0);
+      return ret == GST_FLOW_OK ? gst_audio_decoder_finish_frame (GST_AUDIO_DECODER (self), NULL, 1) : ret;
+    }
     h = st->queued_hdr.back ();
     h.number++;
     h.blocksize = st->info.max_blocksize;
@@ -1255,8 +1293,10 @@ static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBu
       ret = finish_in_flight (self);
     if (st->at_eos && st->unframed)
       ret = end_unframed (self, ret);
-    if (st->at_eos)
+    if (st->at_eos) {
+      report_error_summary (self);
       check_md5_at_eos (self);
+    }
     return ret;
   }
   check_live (self);
@@ -1679,9 +1719,48 @@ static gboolean gst_cuda_flac_dec_sink_query (GstAudioDecoder *dec, GstQuery *qu
   return GST_AUDIO_DECODER_CLASS (parent_class)->sink_query (dec, query);
 }
 
+/* DURATION from STREAMINFO's sample count; SEEKING in TIME for unframed
+ * input that we seek through byte seeks upstream. From any thread: what is
+ * read of the stream is read under the object lock. */
+static gboolean answer_stream_query (GstCudaFlacDec *self, GstQuery *query)
+{
+  GstFormat format;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DURATION)
+    gst_query_parse_duration (query, &format, NULL);
+  else if (GST_QUERY_TYPE (query) == GST_QUERY_SEEKING)
+    gst_query_parse_seeking (query, &format, NULL, NULL, NULL);
+  else
+    return FALSE;
+  if (format != GST_FORMAT_TIME)
+    return FALSE;
+  GST_OBJECT_LOCK (self);
+  DecState *st = self->st;
+  GstClockTime duration = GST_CLOCK_TIME_NONE;
+  bool seekable = st && seekable_unframed (st);
+  if (st && st->have_info && st->info.total_samples && st->info.sample_rate)
+    duration = gst_util_uint64_scale (st->info.total_samples, GST_SECOND, st->info.sample_rate);
+  GST_OBJECT_UNLOCK (self);
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DURATION) {
+    if (!GST_CLOCK_TIME_IS_VALID (duration))
+      return FALSE;
+    gst_query_set_duration (query, GST_FORMAT_TIME, (gint64) duration);
+    return TRUE;
+  }
+  if (!seekable)
+    return FALSE;
+  GstQuery *bytes = gst_query_new_seeking (GST_FORMAT_BYTES);
+  gboolean upstream = FALSE;
+  if (gst_pad_peer_query (GST_AUDIO_DECODER_SINK_PAD (self), bytes))
+    gst_query_parse_seeking (bytes, NULL, &upstream, NULL, NULL);
+  gst_query_unref (bytes);
+  gst_query_set_seeking (query, GST_FORMAT_TIME, upstream, 0,
+      GST_CLOCK_TIME_IS_VALID (duration) ? (gint64) duration : -1);
+  return TRUE;
+}
+
 static gboolean gst_cuda_flac_dec_src_query (GstAudioDecoder *dec, GstQuery *query)
 {
-  if (handle_query (GST_CUDA_FLAC_DEC (dec), query))
+  if (handle_query (GST_CUDA_FLAC_DEC (dec), query) || answer_stream_query (GST_CUDA_FLAC_DEC (dec), query))
     return TRUE;
   return GST_AUDIO_DECODER_CLASS (parent_class)->src_query (dec, query);
 }

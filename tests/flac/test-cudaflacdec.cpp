@@ -617,6 +617,42 @@ GST_START_TEST (test_tags)
 }
 GST_END_TEST;
 
+GST_START_TEST (test_duration_seeking_queries)
+{
+  /* DURATION from STREAMINFO's sample count, exact; SEEKING in TIME where
+   * the element seeks unframed input through byte seeks. */
+  std::string path = make_flac ("queries", 2, 16, 44100, 3.0, "-5");
+  if (path.empty ())
+    return;
+  std::vector<uint8_t> file;
+  flac_test::read_file (path, &file);
+  uint64_t total = ((uint64_t) (file[21] & 15) << 32) | ((uint64_t) file[22] << 24) | ((uint64_t) file[23] << 16) |
+      ((uint64_t) file[24] << 8) | file[25];
+  for (const char *chain : { " ! ", " ! flacparse ! " }) {
+    GstElement *p = gst_parse_launch ((src (path) + chain + dec ("name=dec") + " ! fakesink").c_str (), NULL);
+    fail_unless (p != NULL);
+    gst_element_set_state (p, GST_STATE_PAUSED);
+    fail_unless (gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE) == GST_STATE_CHANGE_SUCCESS);
+    GstElement *d = gst_bin_get_by_name (GST_BIN (p), "dec");
+    GstPad *pad = gst_element_get_static_pad (d, "src");
+    gint64 dur = -1;
+    fail_unless (gst_pad_query_duration (pad, GST_FORMAT_TIME, &dur), "%s: no duration", chain);
+    fail_unless ((guint64) dur == gst_util_uint64_scale (total, GST_SECOND, 44100), "%s: duration %" GST_TIME_FORMAT
+        " for %" G_GUINT64_FORMAT " samples", chain, GST_TIME_ARGS (dur), total);
+    GstQuery *q = gst_query_new_seeking (GST_FORMAT_TIME);
+    fail_unless (gst_pad_query (pad, q), "%s: no seeking answer", chain);
+    gboolean seekable = FALSE;
+    gst_query_parse_seeking (q, NULL, &seekable, NULL, NULL);
+    fail_unless (seekable, "%s: not seekable", chain);
+    gst_query_unref (q);
+    gst_object_unref (pad);
+    gst_object_unref (d);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+  }
+}
+GST_END_TEST;
+
 GST_START_TEST (test_seek)
 {
   std::string path = make_flac ("seek", 2, 16, 44100, 4.0, "-5");
@@ -744,10 +780,13 @@ GST_START_TEST (test_corrupt_frame)
   Decoded ref = run_pipeline (src (good) + " ! flacparse ! flacdec");
   Decoded a = run_pipeline (src (path) + " ! " + dec ());
   fail_unless (a.error.empty (), "%s", a.error.c_str ());
-  bool frame_warned = false;
+  size_t frame_warned = 0;
   for (const std::string &w : a.warnings)
-    frame_warned |= w.find ("frame") != std::string::npos && w.find ("silence") != std::string::npos;
-  fail_unless (frame_warned, "no warning naming the corrupt frame");
+    frame_warned += w.find ("frame") != std::string::npos && w.find ("silence") != std::string::npos;
+  fail_unless (frame_warned == 1, "%zu warnings naming corrupt frames, one summary expected", frame_warned);
+  /* through the base class: max-errors applies */
+  Decoded e = run_pipeline (src (path) + " ! " + dec ("max-errors=0"));
+  fail_unless (!e.error.empty (), "max-errors=0: no error for a corrupt frame");
   fail_unless (a.pcm.size () == ref.pcm.size (), "duration changed: %zu vs %zu", a.pcm.size (), ref.pcm.size ());
   size_t differing = 0;
   for (size_t i = 0; i + 4 <= a.pcm.size (); i += 4)
@@ -1310,6 +1349,7 @@ static Suite *cudaflacdec_suite (void)
   tcase_add_test (tc, test_live_pipeline);
   tcase_add_test (tc, test_first_batch_small);
   tcase_add_test (tc, test_tags);
+  tcase_add_test (tc, test_duration_seeking_queries);
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_seek_unframed_refined);
   tcase_add_test (tc, test_seek_unframed);
