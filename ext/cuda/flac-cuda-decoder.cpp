@@ -290,20 +290,28 @@ void CudaDecoder::close ()
 {
   if (!ctx_)
     return;
-  /* nothing of this decoder may still run on the GPU */
-  gst_cuda_context_push (ctx_);
+  /* Nothing of this decoder may still run on the GPU. Every call pushes
+   * the context on its own thread and pops it before it returns (the
+   * streaming thread, backend=auto's start-up thread, stop()'s thread, and
+   * whichever thread frees an output buffer); a push that fails must not be
+   * followed by a pop, which would take another user's context off. */
+  const bool pushed = gst_cuda_context_push (ctx_);
   for (CudaSlot &s : res_->slots) {
-    if (s.stream)
+    if (s.stream && pushed)
       CuStreamSynchronize (s.stream);
     s.busy = false;
     s.uploaded = 0;
     s.n = s.out_bytes = 0;
   }
-  gst_cuda_context_pop (nullptr);
-  if (!leave_cached (ctx_, res_)) {
-    gst_cuda_context_push (ctx_);
-    free_resources (res_);
+  if (pushed)
     gst_cuda_context_pop (nullptr);
+  if (!leave_cached (ctx_, res_)) {
+    if (gst_cuda_context_push (ctx_)) {
+      free_resources (res_);
+      gst_cuda_context_pop (nullptr);
+    } else {
+      delete res_; /* the context's own teardown frees its memory */
+    }
   }
   res_ = nullptr;
   gst_clear_object (&ctx_);
