@@ -173,6 +173,18 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
   if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
     event = time_segment_from_bytes (self, event);
+  if (self->st && GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT) {
+    /* A segment that does not start at the stream's start (a seek made
+     * before we started, so without a flush here) leaves part of the
+     * stream undecoded: the MD5 cannot be checked. */
+    const GstSegment *seg;
+    gst_event_parse_segment (event, &seg);
+    if (seg->start > 0 && self->st->md5_valid) {
+      GST_DEBUG_OBJECT (self, "segment from %" GST_TIME_FORMAT ": MD5 not checked", GST_TIME_ARGS (seg->start));
+      self->st->md5_valid = false;
+      self->st->md5.reset ();
+    }
+  }
   if (self->st) {
     if (GST_EVENT_TYPE (event) == GST_EVENT_EOS) {
       /* Upstream reached its end while a refined seek is on its way (the
