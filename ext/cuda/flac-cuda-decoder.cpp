@@ -13,6 +13,7 @@
 #include <mutex>
 #include <utility>
 
+#include "flac-cuda-arch.h"
 #include "flac-kernels.h"
 
 #ifdef GPC_HAVE_CUDA_KERNELS
@@ -238,8 +239,26 @@ bool CudaDecoder::open (GstCudaContext *ctx, GError **error)
       g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "cannot push CUDA context");
       return false;
     }
+    /* The GPU's compute capability, for the user to see when the module
+     * (built for the meson option cuda-archs) cannot run on it. */
+    gint device_id = 0;
+    g_object_get (ctx, "cuda-device-id", &device_id, NULL);
+    CUdevice dev = 0;
+    int major = 0, minor = 0;
+    bool known = CuDeviceGet (&dev, device_id) == CUDA_SUCCESS &&
+        CuDeviceGetAttribute (&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
+        CuDeviceGetAttribute (&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS;
+    const std::string built = cuda_archs_description (GPC_CUDA_ARCHS, GPC_CUDA_PTX_ARCH);
+    if (known && !cuda_module_runs_on (GPC_CUDA_ARCHS, GPC_CUDA_PTX_ARCH, major, minor)) {
+      gst_cuda_context_pop (nullptr);
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "CUDA device %d has compute capability %d.%d, which the FLAC kernels were not built for "
+          "(built: %s; meson option cuda-archs)", device_id, major, minor, built.c_str ());
+      return false;
+    }
     r = new CudaResources;
-    bool ok = cu_ok (CuModuleLoadData (&r->module, gpc_flac_fatbin), "cuModuleLoadData") &&
+    CUresult loaded = CuModuleLoadData (&r->module, gpc_flac_fatbin);
+    bool ok = cu_ok (loaded, "cuModuleLoadData") &&
         cu_ok (CuModuleGetFunction (&r->k_decode, r->module, GPC_FLAC_KERNEL_DECODE), "cuModuleGetFunction") &&
         cu_ok (CuModuleGetFunction (&r->k_interleave, r->module, GPC_FLAC_KERNEL_INTERLEAVE),
             "cuModuleGetFunction") &&
@@ -251,8 +270,14 @@ bool CudaDecoder::open (GstCudaContext *ctx, GError **error)
       free_resources (r);
     gst_cuda_context_pop (nullptr);
     if (!ok) {
+      const char *why = nullptr;
+      if (loaded != CUDA_SUCCESS)
+        CuGetErrorName (loaded, &why);
       g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-          "cannot load the FLAC CUDA kernels (sm_90 fatbin) on this device");
+          "cannot load the FLAC CUDA kernels on CUDA device %d (compute capability %d.%d): %s "
+          "(built: %s; meson option cuda-archs)", device_id, major, minor,
+          why ? why : loaded != CUDA_SUCCESS ? "cuModuleLoadData failed" : "kernel or stream missing",
+          built.c_str ());
       return false;
     }
   }
@@ -265,20 +290,28 @@ void CudaDecoder::close ()
 {
   if (!ctx_)
     return;
-  /* nothing of this decoder may still run on the GPU */
-  gst_cuda_context_push (ctx_);
+  /* Nothing of this decoder may still run on the GPU. Every call pushes
+   * the context on its own thread and pops it before it returns (the
+   * streaming thread, backend=auto's start-up thread, stop()'s thread, and
+   * whichever thread frees an output buffer); a push that fails must not be
+   * followed by a pop, which would take another user's context off. */
+  const bool pushed = gst_cuda_context_push (ctx_);
   for (CudaSlot &s : res_->slots) {
-    if (s.stream)
+    if (s.stream && pushed)
       CuStreamSynchronize (s.stream);
     s.busy = false;
     s.uploaded = 0;
     s.n = s.out_bytes = 0;
   }
-  gst_cuda_context_pop (nullptr);
-  if (!leave_cached (ctx_, res_)) {
-    gst_cuda_context_push (ctx_);
-    free_resources (res_);
+  if (pushed)
     gst_cuda_context_pop (nullptr);
+  if (!leave_cached (ctx_, res_)) {
+    if (gst_cuda_context_push (ctx_)) {
+      free_resources (res_);
+      gst_cuda_context_pop (nullptr);
+    } else {
+      delete res_; /* the context's own teardown frees its memory */
+    }
   }
   res_ = nullptr;
   gst_clear_object (&ctx_);

@@ -45,10 +45,12 @@ ScanParams StreamParams::scan_params () const
 {
   ScanParams p;
   p.defaults = defaults ();
-  p.sample_rate = sample_rate;
-  p.channels = channels;
-  p.bps = bps;
-  p.max_blocksize = max_blocksize;
+  if (!any_format) {
+    p.sample_rate = sample_rate;
+    p.channels = channels;
+    p.bps = bps;
+    p.max_blocksize = max_blocksize;
+  }
   p.frame_bound = frame_bound ();
   return p;
 }
@@ -223,7 +225,9 @@ void FrameLocator::chain (const uint8_t *data, size_t size, bool final, LocateRe
   if (!have_prev_) {
     /* No numbering yet: start at the first frame followed by a continuing one. */
     for (; k < nc; k++) {
-      if (!final && size - cands_[k].offset < bound)
+      /* a candidate near the end may yet be followed by its successor;
+       * one that is already is a start (a live join plays at once) */
+      if (!final && size - cands_[k].offset < bound && !chained (data, size, final, k))
         break;
       if (chained (data, size, final, k) &&
           (!at_stream_start_ || first_sample_of (cands_[k].hdr, cands_[k].hdr.blocksize) <=

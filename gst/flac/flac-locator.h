@@ -38,6 +38,10 @@ struct StreamParams {
   uint32_t max_framesize = 0;
   bool legacy_variable = false; /* see StreamDefaults */
   uint64_t total_samples = 0;   /* 0 = unknown */
+  /* Candidates may have any rate, channel count, depth and block size (a
+   * stream whose format changes): the values above then serve only as the
+   * defaults that header codes refer to and to bound frame sizes. */
+  bool any_format = false;
 
   static StreamParams from_streaminfo (const StreamInfo &si);
   StreamDefaults defaults () const;

@@ -1,0 +1,258 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * cudaflacdec's backends: batches decoded by every CPU core, or uploaded,
+ * decoded and downloaded by the GPU with one batch in flight; backend=auto
+ * makes the CUDA context on a thread of its own while the CPU decodes.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "cudaflacdec-private.h"
+
+#ifdef GPC_HAVE_CUDA_KERNELS
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
+
+#define GST_CAT_DEFAULT gst_cuda_flac_dec_debug
+
+namespace gpc {
+namespace cudaflacdec {
+
+/* Waits for a batch on the GPU (if any) and pushes it. */
+static GstFlowReturn collect_and_push (GstCudaFlacDec *self, std::unique_ptr<Batch> prev)
+{
+  DecState *st = self->st;
+  if (!prev)
+    return GST_FLOW_OK;
+  const uint8_t *pcm;
+  size_t n;
+  bool collected;
+  {
+    StageTimer timer (&st->stage_s[kStageWait]);
+    collected = st->cuda.collect (prev->slot, prev->jobs.data (), prev->jobs.size (), &pcm, &n);
+  }
+  if (!collected) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("waiting for a batch failed"));
+    return GST_FLOW_ERROR;
+  }
+  return push_batch (self, *prev, prev->out ? nullptr : pcm, n);
+}
+
+/* Runs a prepared batch (jobs reference b.host_bytes or the CUDA slot input).
+ * CPU: decoded and pushed now. CUDA: submitted; the previous batch is
+ * collected and pushed, this one stays in flight. */
+static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
+{
+  DecState *st = self->st;
+  size_t pcm_bytes = b->samples * b->fmt.channels * out_format_bytes (b->fmt.format);
+  if (!st->use_cuda) {
+    if (st->cuda_state.load () == DecState::kCudaStarting)
+      st->cpu_batches_while_starting++;
+    b->out = alloc_output (self, pcm_bytes);
+    GstMapInfo map;
+    if (!gst_buffer_map (b->out, &map, GST_MAP_WRITE)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot map the output buffer"), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    {
+      StageTimer timer (&st->stage_s[kStageSubmit]);
+      st->cpu->decode (b->jobs.data (), b->jobs.size (), b->fmt, map.data);
+    }
+    gst_buffer_unmap (b->out, &map);
+    gst_buffer_set_size (b->out, pcm_bytes);
+    return push_batch (self, *b, nullptr, pcm_bytes);
+  }
+  bool submitted;
+  {
+    StageTimer timer (&st->stage_s[kStageSubmit]);
+    /* straight into a pinned buffer that goes downstream, where one is free */
+    uint8_t *direct = nullptr;
+    b->out = st->cuda.output_buffer (pcm_bytes, &direct);
+    submitted = st->cuda.submit (b->slot, b->jobs.data (), b->jobs.size (), b->fmt, b->samples, direct);
+  }
+  if (!submitted) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("submitting a batch failed"));
+    return GST_FLOW_ERROR;
+  }
+  std::unique_ptr<Batch> prev = std::move (st->in_flight);
+  st->in_flight = std::move (b);
+  return collect_and_push (self, std::move (prev));
+}
+
+/* Runs a batch; live input waits for its output (nothing stays on the GPU
+ * until the next batch, which may be a frame's duration away). */
+GstFlowReturn run_batch_now (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
+{
+  GstFlowReturn ret = run_batch (self, std::move (b));
+  if (ret == GST_FLOW_OK && self->st->live && self->st->use_cuda)
+    ret = finish_in_flight (self);
+  return ret;
+}
+
+/* Pushes the batch still on the GPU. */
+GstFlowReturn finish_in_flight (GstCudaFlacDec *self)
+{
+  return collect_and_push (self, std::move (self->st->in_flight));
+}
+
+void join_cuda_init (DecState *st)
+{
+  std::lock_guard<std::mutex> g (st->cuda_init_lock);
+  if (st->cuda_init.joinable ())
+    st->cuda_init.join ();
+}
+
+static void use_cuda_now (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  st->use_cuda = true;
+  st->gpu_locate = g_strcmp0 (g_getenv ("GPC_FLAC_LOCATE"), "cpu") != 0;
+  GST_INFO_OBJECT (self, "decoding on CUDA device %d; unframed input located on the %s", st->device_id,
+      st->gpu_locate ? "GPU" : "CPU (GPC_FLAC_LOCATE=cpu)");
+}
+
+/* backend=auto: takes the CUDA backend once its start-up thread is done
+ * (or reports that it failed); until then batches decode on the CPU. */
+void adopt_cuda_when_ready (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  int state = st->cuda_state.load (std::memory_order_acquire);
+  /* live batches are a frame or two: the CPU decodes them sooner than a
+   * round trip to the GPU */
+  if (state == DecState::kCudaIdle || state == DecState::kCudaStarting || st->live)
+    return;
+  join_cuda_init (st);
+  st->cuda_state = DecState::kCudaIdle;
+  if (state == DecState::kCudaReady) {
+    GST_INFO_OBJECT (self, "CUDA is ready after %u batch(es) decoded on the CPU", st->cpu_batches_while_starting);
+    use_cuda_now (self);
+  } else {
+    GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND, ("CUDA unavailable, decoding on the CPU"),
+        ("%s; using %u CPU threads", st->cuda_error ? st->cuda_error->message : "?", st->cpu->threads ()));
+    g_clear_error (&st->cuda_error);
+  }
+}
+
+/* The next CUDA slot to fill, once the batch still in flight there (if
+ * any) is pushed: its output must not be overwritten. */
+GstFlowReturn take_slot (GstCudaFlacDec *self, int *slot)
+{
+  DecState *st = self->st;
+  *slot = st->next_slot;
+  st->next_slot = (st->next_slot + 1) % CudaDecoder::kSlots;
+  if (st->in_flight && st->in_flight->slot == *slot)
+    return finish_in_flight (self);
+  return GST_FLOW_OK;
+}
+
+/* Buffer for a batch's frame bytes: pinned memory of the next CUDA slot, or
+ * the batch's own vector. */
+uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret)
+{
+  DecState *st = self->st;
+  *ret = GST_FLOW_OK;
+  if (st->use_cuda) {
+    *ret = take_slot (self, &b.slot);
+    return *ret == GST_FLOW_OK ? st->cuda.input (b.slot, MAX (bytes, 1)) : nullptr;
+  }
+  b.host_bytes.resize (MAX (bytes, 1));
+  return b.host_bytes.data ();
+}
+
+/* st is passed in: on backend=auto this runs on a thread of its own, and
+ * stop() may already have taken self->st away while it waits for it. */
+static gboolean open_cuda (GstCudaFlacDec *self, DecState *st, GError **err)
+{
+#ifdef GPC_HAVE_CUDA_KERNELS
+  if (!CudaDecoder::runtime_available ()) {
+    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "the CUDA driver library (libcuda.so.1) cannot be loaded");
+    return FALSE;
+  }
+  /* The fixed cost of the CUDA backend, logged because it shows in short files. */
+  gint64 t0 = g_get_monotonic_time ();
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), st->device_id, &self->cuda_ctx)) {
+    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "no usable CUDA device %d", st->device_id);
+    return FALSE;
+  }
+  gint64 t1 = g_get_monotonic_time ();
+  gboolean ok = st->cuda.open (self->cuda_ctx, err);
+  GST_INFO_OBJECT (self, "CUDA context %.1f ms, kernels loaded %.1f ms", (t1 - t0) / 1e3,
+      (g_get_monotonic_time () - t1) / 1e3);
+  return ok;
+#else
+  return st->cuda.open (NULL, err);
+#endif
+}
+
+void reset_stream_state (DecState *st)
+{
+  for (GstBuffer *b : st->queued)
+    gst_buffer_unref (b);
+  st->queued.clear ();
+  st->queued_hdr.clear ();
+  st->queued_samples = 0;
+  st->in->reset ();
+  st->pending_in = 0;
+  st->trim_left = 0;
+  st->ramp_frames = FIRST_BATCH_FRAMES;
+  st->ramp_chunk = FIRST_CHUNK_SIZE;
+  st->reseeking = false;
+  st->eos_held = false;
+  if (st->in_flight) {
+    /* discard the GPU batch: wait for its slot, drop the result */
+    const uint8_t *pcm;
+    size_t n;
+    st->cuda.collect (st->in_flight->slot, st->in_flight->jobs.data (), st->in_flight->jobs.size (), &pcm, &n);
+    st->in_flight.reset ();
+  }
+  if (st->locator)
+    st->locator->reset ();
+}
+
+/* The backend of `backend`: CUDA now (cuda), on a thread of its own while
+ * the CPU decodes (auto), or none (cpu). False, with an error posted, when
+ * backend=cuda cannot be had. */
+bool start_backends (GstCudaFlacDec *self, DecState *st)
+{
+  if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_AUTO && CudaDecoder::runtime_available () &&
+      CudaDecoder::kernels_built ()) {
+    st->cuda_state = DecState::kCudaStarting;
+    st->cuda_init = std::thread ([self, st] () {
+      GError *err = NULL;
+      bool ok = open_cuda (self, st, &err);
+      size_t in = st->prep_in.load (std::memory_order_acquire);
+      if (ok && in && !st->stopping.load ()) {
+        gint64 t0 = g_get_monotonic_time ();
+        bool prepared = st->cuda.prepare (in, st->prep_out.load (), st->prep_format_bytes);
+        GST_INFO_OBJECT (self, "CUDA buffers for chunks of %zu bytes and %zu bytes of PCM %s in %.1f ms", in,
+            st->prep_out.load (), prepared ? "allocated" : "not allocated", (g_get_monotonic_time () - t0) / 1e3);
+      }
+      st->cuda_error = err;
+      st->cuda_state.store (ok ? DecState::kCudaReady : DecState::kCudaFailed, std::memory_order_release);
+    });
+    GST_INFO_OBJECT (self, "creating the CUDA context; the CPU decodes until it is ready");
+  } else if (st->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
+    GError *err = NULL;
+    if (open_cuda (self, st, &err)) {
+      use_cuda_now (self);
+    } else if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", err->message));
+      g_error_free (err);
+      return false;
+    } else {
+      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND, ("CUDA unavailable, decoding on the CPU"),
+          ("%s; using %u CPU threads", err->message, st->cpu->threads ()));
+      g_error_free (err);
+    }
+  }
+  return true;
+}
+
+
+} // namespace cudaflacdec
+} // namespace gpc
