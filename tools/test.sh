@@ -15,14 +15,6 @@ if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && command -v xvfb-run > /dev/null;
   runner=(xvfb-run -a -s "-screen 0 1280x720x24")
 fi
 "${runner[@]}" meson test -C "$build" --print-errorlogs --num-processes "$(nproc)" "$@" || rc=$?
-# Summary from meson's JSON log: one line per test.
-python3 - "$build/meson-logs/testlog.json" <<'PY'
-import json, sys
-counts = {"OK": 0, "FAIL": 0, "SKIP": 0, "TIMEOUT": 0, "EXPECTEDFAIL": 0, "UNEXPECTEDPASS": 0, "ERROR": 0}
-for line in open(sys.argv[1]):
-    r = json.loads(line).get("result", "ERROR")
-    counts[r] = counts.get(r, 0) + 1
-failed = counts["FAIL"] + counts["TIMEOUT"] + counts["ERROR"] + counts["UNEXPECTEDPASS"]
-print(f"{counts['OK'] + counts['EXPECTEDFAIL']} passed, {failed} failed, {counts['SKIP']} skipped")
-PY
+# The closing "N passed, N failed, N skipped" line, from meson's JSON log.
+python3 "$root/tools/test-summary.py" "$build/meson-logs/testlog.json"
 exit $rc
