@@ -1201,9 +1201,12 @@ static void drain_sink_and_bus (GstElement *sink, GstBus *bus, const char *what)
     gst_sample_unref (smp);
   while (GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) {
     GError *e = NULL;
-    gst_message_parse_error (m, &e, NULL);
-    std::string msg = e->message;
+    gchar *dbg = NULL;
+    gst_message_parse_error (m, &e, &dbg);
+    std::string msg = std::string (e->message) + " (" + GST_OBJECT_NAME (GST_MESSAGE_SRC (m)) + ": " +
+        (dbg ? dbg : "") + ")";
     g_error_free (e);
+    g_free (dbg);
     gst_message_unref (m);
     fail ("%s: error %s", what, msg.c_str ());
   }
