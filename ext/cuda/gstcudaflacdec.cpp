@@ -220,6 +220,26 @@ static gboolean gst_cuda_flac_dec_sink_event (GstAudioDecoder *dec, GstEvent *ev
   return ret;
 }
 
+/* The base class's sink pad event function, wrapped by sink_pad_event. */
+static GstPadEventFunction base_sink_pad_event;
+
+/* A change down to READY deactivates the source pad before the sink pad.
+ * A sticky event that comes in between (a file source's STREAM_START or
+ * SEGMENT as the pipeline stops) cannot be pushed on, and the base class
+ * answers FALSE, which upstream takes for an error: filesrc would post
+ * "Internal data stream error". Answered FLUSHING instead, as a buffer
+ * is at that moment, so upstream stops quietly. */
+static GstFlowReturn sink_pad_event (GstPad *pad, GstObject *parent, GstEvent *event)
+{
+  GstEventType type = GST_EVENT_TYPE (event);
+  bool serialized = GST_EVENT_IS_SERIALIZED (event);
+  if (base_sink_pad_event (pad, parent, event))
+    return GST_FLOW_OK;
+  if (serialized && GST_PAD_IS_FLUSHING (GST_AUDIO_DECODER_SRC_PAD (parent)))
+    return GST_FLOW_FLUSHING;
+  return type == GST_EVENT_CAPS ? GST_FLOW_NOT_NEGOTIATED : GST_FLOW_ERROR;
+}
+
 static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec);
 
 static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
@@ -448,6 +468,9 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
 
 static void gst_cuda_flac_dec_init (GstCudaFlacDec *self)
 {
+  GstPad *sinkpad = GST_AUDIO_DECODER_SINK_PAD (self);
+  base_sink_pad_event = GST_PAD_EVENTFUNC (sinkpad);
+  gst_pad_set_event_full_function (sinkpad, sink_pad_event);
   self->backend = DEFAULT_BACKEND;
   self->device_id = DEFAULT_DEVICE_ID;
   self->batch_frames = DEFAULT_BATCH_FRAMES;

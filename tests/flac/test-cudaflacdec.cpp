@@ -1194,22 +1194,23 @@ static gpointer probe_loop (gpointer data)
   return NULL;
 }
 
-/* Drops what the sink holds; fails on an error message. */
-static void drain_sink_and_bus (GstElement *sink, GstBus *bus, const char *what)
+/* Drops what the sink holds; the first error message, or "". */
+static std::string drain_sink_and_bus (GstElement *sink, GstBus *bus)
 {
   while (GstSample *smp = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0))
     gst_sample_unref (smp);
+  std::string msg;
   while (GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) {
     GError *e = NULL;
     gchar *dbg = NULL;
     gst_message_parse_error (m, &e, &dbg);
-    std::string msg = std::string (e->message) + " (" + GST_OBJECT_NAME (GST_MESSAGE_SRC (m)) + ": " +
-        (dbg ? dbg : "") + ")";
+    if (msg.empty ())
+      msg = std::string (e->message) + " (" + GST_OBJECT_NAME (GST_MESSAGE_SRC (m)) + ": " + (dbg ? dbg : "") + ")";
     g_error_free (e);
     g_free (dbg);
     gst_message_unref (m);
-    fail ("%s: error %s", what, msg.c_str ());
   }
+  return msg;
 }
 
 GST_START_TEST (test_concurrent_use)
@@ -1237,20 +1238,24 @@ GST_START_TEST (test_concurrent_use)
     pr.pipeline = p;
     pr.dec = gst_bin_get_by_name (GST_BIN (p), "dec");
     GThread *prober = g_thread_new ("prober", probe_loop, &pr);
-    for (int round = 0; round < 150; round++) {
+    /* Failures are reported once the prober is joined: check's fail()
+     * leaves the test function, and pr with it. */
+    std::string error;
+    for (int round = 0; round < 150 && error.empty (); round++) {
       GstState to = states[rng.range (0, 2)];
-      fail_if (gst_element_set_state (p, to) == GST_STATE_CHANGE_FAILURE, "%s: to %s", desc.c_str (),
-          gst_element_state_get_name (to));
+      if (gst_element_set_state (p, to) == GST_STATE_CHANGE_FAILURE)
+        error = std::string ("state change to ") + gst_element_state_get_name (to) + " failed";
       if (to >= GST_STATE_PAUSED && rng.chance (70)) {
         GstClockTime pos = (GstClockTime) rng.range (0, 15000) * GST_MSECOND; /* audio after it */
         gst_element_seek_simple (p, GST_FORMAT_TIME,
             (GstSeekFlags) (GST_SEEK_FLAG_FLUSH | (rng.chance (50) ? GST_SEEK_FLAG_ACCURATE : 0)), pos);
       }
-      for (int i = rng.range (0, 3); i > 0; i--) {
-        drain_sink_and_bus (sink, bus, desc.c_str ());
+      for (int i = rng.range (0, 3); i > 0 && error.empty (); i--) {
+        error = drain_sink_and_bus (sink, bus);
         g_thread_yield ();
       }
-      drain_sink_and_bus (sink, bus, desc.c_str ());
+      if (error.empty ())
+        error = drain_sink_and_bus (sink, bus);
     }
     /* A last seek from a settled PAUSED, then to the end. Settled through
      * READY: GstBin (1.22 to 1.26) can lose a state change that comes
@@ -1259,8 +1264,12 @@ GST_START_TEST (test_concurrent_use)
      * for the state the bin has just reached, waits for a commit that never
      * comes, and get_state() would wait for ever. A change down to READY
      * is made at once from there. */
+    pr.stop = true;
+    g_thread_join (prober);
+    fail_unless (error.empty (), "%s: %s", desc.c_str (), error.c_str ());
+    fail_unless (pr.rounds > 0);
     fail_if (gst_element_set_state (p, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE);
-    drain_sink_and_bus (sink, bus, desc.c_str ());
+    error = drain_sink_and_bus (sink, bus);
     fail_if (gst_element_set_state (p, GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE);
     fail_unless (gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE) == GST_STATE_CHANGE_SUCCESS);
     const GstClockTime pos = 3 * GST_SECOND;
@@ -1280,10 +1289,9 @@ GST_START_TEST (test_concurrent_use)
       gst_buffer_unmap (b, &map);
       gst_sample_unref (smp);
     }
-    drain_sink_and_bus (sink, bus, desc.c_str ());
-    pr.stop = true;
-    g_thread_join (prober);
-    fail_unless (pr.rounds > 0);
+    if (error.empty ())
+      error = drain_sink_and_bus (sink, bus);
+    fail_unless (error.empty (), "%s: %s", desc.c_str (), error.c_str ());
     fail_unless (!pcm.empty (), "%s: nothing after the last seek", desc.c_str ());
     if (unframed) {
       /* exact: see test_seek_unframed */
@@ -1300,6 +1308,33 @@ GST_START_TEST (test_concurrent_use)
     gst_object_unref (sink);
     gst_object_unref (p);
   }
+}
+GST_END_TEST;
+
+GST_START_TEST (test_sticky_event_while_stopping)
+{
+  /* A change down to READY deactivates the decoder's source pad before
+   * its sink pad. A sticky event that comes in between (a file source's
+   * first STREAM_START or SEGMENT, pushed as the pipeline stops) cannot go
+   * on; upstream must see FLUSHING, as for a buffer, and not an error
+   * (filesrc would post "Internal data stream error"). */
+  GstHarness *h = gst_harness_new_parse (dec ().c_str ());
+  gst_harness_set_src_caps_str (h, "audio/x-flac");
+  GstElement *d = gst_harness_find_element (h, "cudaflacdec");
+  GstPad *srcpad = gst_element_get_static_pad (d, "src");
+  fail_unless (gst_pad_set_active (srcpad, FALSE));
+  GstSegment seg;
+  gst_segment_init (&seg, GST_FORMAT_BYTES);
+  const char *kind[] = { "STREAM_START", "SEGMENT" };
+  for (int i = 0; i < 2; i++) {
+    /* stored on the harness's pad whatever happens; sent with the buffer */
+    gst_harness_push_event (h, i == 0 ? gst_event_new_stream_start ("again") : gst_event_new_segment (&seg));
+    GstFlowReturn ret = gst_harness_push (h, gst_buffer_new_memdup ("fLaC", 4));
+    fail_unless (ret == GST_FLOW_FLUSHING, "%s while stopping: %s", kind[i], gst_flow_get_name (ret));
+  }
+  gst_object_unref (srcpad);
+  gst_object_unref (d);
+  gst_harness_teardown (h);
 }
 GST_END_TEST;
 
@@ -1375,6 +1410,7 @@ static Suite *cudaflacdec_suite (void)
   tcase_add_test (tc, test_damaged_flipped_bytes);
   tcase_add_test (tc, test_damaged_garbage);
   tcase_add_test (tc, test_concurrent_use);
+  tcase_add_test (tc, test_sticky_event_while_stopping);
   tcase_add_test (tc, test_cuda_fallback);
   return s;
 }
