@@ -151,6 +151,7 @@ struct _GstVkProResDec
 
   GpcVkContext vk;
   gboolean opening;             /* in NULL -> READY (see post_message) */
+  gboolean refuse_caps;         /* no usable device, in an old decodebin3 (see open) */
   gpc::ProResScheduler *sched;  /* from start to stop */
   gpc::ProResDownloads *downloads;
   gpc::ParallelCopy *copier;
@@ -334,7 +335,7 @@ static GstFlowReturn
 drain_pending (GstVkProResDec * self)
 {
   GstFlowReturn ret = GST_FLOW_OK;
-  while (!self->sched->empty ()) {
+  while (self->sched && !self->sched->empty ()) {
     GstFlowReturn r = complete_oldest (self);
     if (ret == GST_FLOW_OK)
       ret = r;
@@ -719,6 +720,11 @@ gst_vk_prores_dec_set_format (GstVideoDecoder * dec, GstVideoCodecState * state)
       depth = gpc::prores::bit_depth_for_variant (format);
   }
   GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
+  if (self->refuse_caps) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("No usable Vulkan device for ProRes decoding"),
+        ("the device was not found or cannot run the decoder when the element was opened"));
+    return FALSE;
+  }
   if (self->input_state)
     gst_video_codec_state_unref (self->input_state);
   self->input_state = gst_video_codec_state_ref (state);
@@ -755,14 +761,26 @@ gst_vk_prores_dec_sink_query (GstVideoDecoder * dec, GstQuery * query)
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
       && gpc_vk_context_handle_query (GST_ELEMENT (self), &self->vk, query))
     return TRUE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS && self->refuse_caps) {
+    gst_query_set_accept_caps_result (query, FALSE);
+    return TRUE;
+  }
   return GST_VIDEO_DECODER_CLASS (parent_class)->sink_query (dec, query);
 }
 
 /* ------------------------------------------------------------ lifecycle */
 
+static gboolean tried_by_old_decodebin3 (GstElement * element);
+
 /* The device is found at NULL -> READY: decodebin and decodebin3 try the
  * next decoder (avdec_prores) when an element fails there, so a device
- * that went away, or one that cannot run the kernels, falls back cleanly. */
+ * that went away, or one that cannot run the kernels, falls back cleanly.
+ *
+ * A decodebin3 older than 1.24 adds a candidate to itself before it tries
+ * READY: an application's state change that walks the bin in that moment
+ * fails with the candidate. There the element opens without a device and
+ * refuses the caps instead (accept-caps), which makes decodebin3 take the
+ * next decoder just the same. */
 static gboolean
 gst_vk_prores_dec_open (GstVideoDecoder * dec)
 {
@@ -778,7 +796,10 @@ gst_vk_prores_dec_open (GstVideoDecoder * dec)
           ("The Vulkan device cannot run the ProRes decoder"), ("%s: %s",
               pd->properties.deviceName, why.c_str ()));
   }
-  return ok;
+  self->refuse_caps = !ok && tried_by_old_decodebin3 (GST_ELEMENT (self));
+  if (self->refuse_caps)
+    GST_INFO_OBJECT (self, "no usable device: refusing caps, for decodebin3 to try another decoder");
+  return ok || self->refuse_caps;
 }
 
 /* Whether the element is being tried by a decodebin3 older than 1.24,
@@ -827,6 +848,8 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
   GError *error = NULL;
 
+  if (self->refuse_caps)
+    return TRUE;                /* see open(): no stream is accepted */
   if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
     return FALSE;
   if (!self->copier)
@@ -890,8 +913,10 @@ gst_vk_prores_dec_change_state (GstElement * element, GstStateChange transition)
   GstStateChangeReturn ret =
       GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
   self->opening = FALSE;
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
     gpc_vk_context_clear (&self->vk);
+    self->refuse_caps = FALSE;
+  }
   return ret;
 }
 
