@@ -109,9 +109,8 @@ static void use_cuda_now (GstCudaFlacDec *self)
 {
   DecState *st = self->st;
   st->use_cuda = true;
-  st->gpu_locate = g_strcmp0 (g_getenv ("GPC_FLAC_LOCATE"), "cpu") != 0;
   GST_INFO_OBJECT (self, "decoding on CUDA device %d; unframed input located on the %s", st->device_id,
-      st->gpu_locate ? "GPU" : "CPU (GPC_FLAC_LOCATE=cpu)");
+      st->gpu_locate ? "GPU" : "CPU (locate-on-gpu=false)");
 }
 
 /* backend=auto: takes the CUDA backend once its start-up thread is done

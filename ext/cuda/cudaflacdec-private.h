@@ -158,7 +158,7 @@ struct DecState {
   bool metadata_done = false;
   std::unique_ptr<InputBytes> in; /* waiting to be located (host, or a CUDA slot's pinned input) */
   std::unique_ptr<FrameLocator> locator;
-  bool gpu_locate = true; /* CUDA: candidates and ends found by the GPU (GPC_FLAC_LOCATE=cpu: by the CPU) */
+  bool gpu_locate = true; /* CUDA: candidates and ends found by the GPU (locate-on-gpu=false: by the CPU) */
   std::vector<FoundCandidate> found;
   int pending_in = 0;
   /* checks */
@@ -216,6 +216,7 @@ struct _GstCudaFlacDec {
   guint chunk_size;
   gboolean check_md5;
   guint threads;
+  gboolean locate_on_gpu;
 
   gpc::cudaflacdec::DecState *st;
 #ifdef GPC_HAVE_CUDA_KERNELS

@@ -55,6 +55,7 @@ enum {
   PROP_CHUNK_SIZE,
   PROP_CHECK_MD5,
   PROP_THREADS,
+  PROP_LOCATE_ON_GPU,
 };
 
 #define DEFAULT_BACKEND GST_CUDA_FLAC_DEC_BACKEND_AUTO
@@ -64,6 +65,7 @@ enum {
 #define DEFAULT_CHUNK_SIZE 0   /* auto */
 #define DEFAULT_CHECK_MD5 TRUE
 #define DEFAULT_THREADS 0
+#define DEFAULT_LOCATE_ON_GPU TRUE
 
 #define gst_cuda_flac_dec_parent_class parent_class
 G_DEFINE_TYPE (GstCudaFlacDec, gst_cuda_flac_dec, GST_TYPE_AUDIO_DECODER);
@@ -251,6 +253,7 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
   st->device_id = self->device_id;
   st->batch_time = self->batch_time;
   st->check_md5 = self->check_md5;
+  st->gpu_locate = self->locate_on_gpu;
   unsigned threads = self->threads;
   const guint batch_frames = self->batch_frames, chunk_size = self->chunk_size;
   self->st = st;
@@ -371,6 +374,7 @@ static void gst_cuda_flac_dec_set_property (GObject *object, guint prop_id, cons
     }
     case PROP_CHECK_MD5: self->check_md5 = g_value_get_boolean (value); break;
     case PROP_THREADS: self->threads = g_value_get_uint (value); break;
+    case PROP_LOCATE_ON_GPU: self->locate_on_gpu = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -389,6 +393,7 @@ static void gst_cuda_flac_dec_get_property (GObject *object, guint prop_id, GVal
     case PROP_CHUNK_SIZE: g_value_set_uint (value, self->chunk_size); break;
     case PROP_CHECK_MD5: g_value_set_boolean (value, self->check_md5); break;
     case PROP_THREADS: g_value_set_uint (value, self->threads); break;
+    case PROP_LOCATE_ON_GPU: g_value_set_boolean (value, self->locate_on_gpu); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec); break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -444,6 +449,11 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
           "CPU backend (and frame location of unframed input): worker threads, 0 = one per core "
           "(one less while check-md5 is on: the MD5 runs on a thread of its own)",
           0, 1024, DEFAULT_THREADS, rw));
+  g_object_class_install_property (gobject_class, PROP_LOCATE_ON_GPU,
+      g_param_spec_boolean ("locate-on-gpu", "Locate frames on the GPU",
+          "Unframed input decoded on CUDA: find the frames of each chunk on the GPU, from the upload the "
+          "decoding reads (false: on the CPU threads, then upload; for comparisons)",
+          DEFAULT_LOCATE_ON_GPU, rw));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -478,6 +488,7 @@ static void gst_cuda_flac_dec_init (GstCudaFlacDec *self)
   self->chunk_size = DEFAULT_CHUNK_SIZE;
   self->check_md5 = DEFAULT_CHECK_MD5;
   self->threads = DEFAULT_THREADS;
+  self->locate_on_gpu = DEFAULT_LOCATE_ON_GPU;
   self->st = NULL;
   gst_audio_decoder_set_needs_format (GST_AUDIO_DECODER (self), FALSE);
   gst_audio_decoder_set_drainable (GST_AUDIO_DECODER (self), TRUE);

@@ -194,6 +194,9 @@ GST_START_TEST (test_generated_vs_flacdec)
   compare_file (make_flac ("g16b", 2, 16, 44100, 3.0, "-8 -b 1152"), "batch-frames=3");
   compare_file (make_flac ("g8", 1, 8, 22050, 1.0, "-5"), "chunk-size=65536");
   compare_file (make_flac ("g24x6", 6, 24, 48000, 1.0, "-8"));
+  /* frames of unframed input located on the CPU (on CUDA; elsewhere the
+   * property changes nothing) */
+  compare_file (make_flac ("g16", 2, 16, 44100, 3.0, "-5"), "chunk-size=65536 locate-on-gpu=false");
 }
 GST_END_TEST;
 
