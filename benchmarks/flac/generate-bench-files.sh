@@ -3,6 +3,7 @@
 #   music-16bit-48k-stereo-best.flac  4620 s, 16-bit stereo 48 kHz, flac --best --no-seektable
 #   music-16bit-48k-stereo-0.flac     the same audio, flac -0 --no-seektable
 #   music-24bit-96k-6ch.flac          24-bit 96 kHz 6 channels (BENCH_6CH_SECONDS, default 600 s), flac -5
+#   song-16bit-44k-stereo.flac        a 3-minute song, 16-bit stereo 44.1 kHz, flac -5 (with a seek table)
 # Usage: generate-bench-files.sh BUILD_DIR DIR   (BUILD_DIR holds benchmarks/flac/flac-bench-gen)
 # BENCH_SECONDS overrides 4620 (e.g. for a quick try).
 set -euo pipefail
@@ -27,5 +28,10 @@ if [ ! -f "$dir/music-24bit-96k-6ch.flac" ]; then
   echo "generating $secs6 s of 24-bit 96 kHz 6-channel music-like audio"
   "$gen" 6 24 96000 "$secs6" 2 | flac -s -f "${raw[@]}" --channels=6 --bps=24 --sample-rate=96000 -5 \
     --no-seektable -o "$dir/music-24bit-96k-6ch.flac" -
+fi
+if [ ! -f "$dir/song-16bit-44k-stereo.flac" ]; then
+  echo "generating a 180 s song, 16-bit stereo 44.1 kHz"
+  "$gen" 2 16 44100 180 3 | flac -s -f "${raw[@]}" --channels=2 --bps=16 --sample-rate=44100 -5 \
+    -o "$dir/song-16bit-44k-stereo.flac" -
 fi
 ls -l "$dir"/*.flac
