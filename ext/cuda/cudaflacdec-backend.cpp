@@ -10,6 +10,7 @@
 #endif
 
 #include "cudaflacdec-private.h"
+#include "flac-cuda-policy.h"
 
 #ifdef GPC_HAVE_CUDA_KERNELS
 #include <gst/cuda/gstcudaloader.h>
@@ -113,6 +114,41 @@ static void use_cuda_now (GstCudaFlacDec *self)
       st->gpu_locate ? "GPU" : "CPU (locate-on-gpu=false)");
 }
 
+static void start_cuda_thread (GstCudaFlacDec *self, DecState *st);
+
+/* backend=auto without a CUDA context at hand: starts CUDA once the CPU's
+ * measured rate shows that the GPU would win back its start-up over the
+ * rest of the stream (flac-cuda-policy.h); otherwise settles on the CPU. */
+static void maybe_start_cuda (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  /* the CPU's share of what the GPU would take over: decoding, and
+   * locating the frames of unframed input */
+  const double cpu_s = st->stage_s[kStageSubmit] + st->stage_s[kStageLocate];
+  const uint64_t total = st->have_info ? st->info.total_samples : 0;
+  const double pcm_bytes = st->have_info ?
+      (double) st->info.channels * out_format_bytes (out_format_for_bps (st->info.bps)) : 0;
+  CudaChoice c = choose_cuda (cpu_s, st->decoded, total, pcm_bytes, st->check_md5 && st->md5_valid);
+  if (!c.decided)
+    return;
+  GST_INFO_OBJECT (self, "CPU decoded %" G_GUINT64_FORMAT " samples in %.3f s; the rest: CPU %.2f s, "
+      "GPU bound %.2f s: %s", st->decoded, cpu_s, c.cpu_left_s, c.gpu_bound_s,
+      c.start ? "starting CUDA" : "staying on the CPU");
+  if (c.start) {
+    if (st->unframed)
+      publish_cuda_sizes (self);
+    start_cuda_thread (self, st);
+    return;
+  }
+  st->cuda_state = DecState::kCudaIdle;
+  if (st->auto_batch_frames)
+    st->batch_frames = AUTO_BATCH_FRAMES_CPU;
+  if (st->auto_chunk_size) {
+    st->chunk_size = AUTO_CHUNK_SIZE_CPU;
+    st->auto_cuda_chunks = false;
+  }
+}
+
 /* backend=auto: takes the CUDA backend once its start-up thread is done
  * (or reports that it failed); until then batches decode on the CPU. */
 void adopt_cuda_when_ready (GstCudaFlacDec *self)
@@ -121,7 +157,11 @@ void adopt_cuda_when_ready (GstCudaFlacDec *self)
   int state = st->cuda_state.load (std::memory_order_acquire);
   /* live batches are a frame or two: the CPU decodes them sooner than a
    * round trip to the GPU */
-  if (state == DecState::kCudaIdle || state == DecState::kCudaStarting || st->live)
+  if (st->live)
+    return;
+  if (state == DecState::kCudaDeferred)
+    maybe_start_cuda (self);
+  if (state == DecState::kCudaIdle || state == DecState::kCudaStarting || state == DecState::kCudaDeferred)
     return;
   join_cuda_init (st);
   st->cuda_state = DecState::kCudaIdle;
@@ -213,6 +253,26 @@ void reset_stream_state (DecState *st)
     st->locator->reset ();
 }
 
+/* The CUDA context made on a thread of its own while the CPU decodes. */
+static void start_cuda_thread (GstCudaFlacDec *self, DecState *st)
+{
+  st->cuda_state = DecState::kCudaStarting;
+  st->cuda_init = std::thread ([self, st] () {
+    GError *err = NULL;
+    bool ok = open_cuda (self, st, &err);
+    size_t in = st->prep_in.load (std::memory_order_acquire);
+    if (ok && in && !st->stopping.load ()) {
+      gint64 t0 = g_get_monotonic_time ();
+      bool prepared = st->cuda.prepare (in, st->prep_out.load (), st->prep_format_bytes);
+      GST_INFO_OBJECT (self, "CUDA buffers for chunks of %zu bytes and %zu bytes of PCM %s in %.1f ms", in,
+          st->prep_out.load (), prepared ? "allocated" : "not allocated", (g_get_monotonic_time () - t0) / 1e3);
+    }
+    st->cuda_error = err;
+    st->cuda_state.store (ok ? DecState::kCudaReady : DecState::kCudaFailed, std::memory_order_release);
+  });
+  GST_INFO_OBJECT (self, "creating the CUDA context; the CPU decodes until it is ready");
+}
+
 /* The backend of `backend`: CUDA now (cuda), on a thread of its own while
  * the CPU decodes (auto), or none (cpu). False, with an error posted, when
  * backend=cuda cannot be had. */
@@ -220,21 +280,16 @@ bool start_backends (GstCudaFlacDec *self, DecState *st)
 {
   if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_AUTO && CudaDecoder::runtime_available () &&
       CudaDecoder::kernels_built ()) {
-    st->cuda_state = DecState::kCudaStarting;
-    st->cuda_init = std::thread ([self, st] () {
-      GError *err = NULL;
-      bool ok = open_cuda (self, st, &err);
-      size_t in = st->prep_in.load (std::memory_order_acquire);
-      if (ok && in && !st->stopping.load ()) {
-        gint64 t0 = g_get_monotonic_time ();
-        bool prepared = st->cuda.prepare (in, st->prep_out.load (), st->prep_format_bytes);
-        GST_INFO_OBJECT (self, "CUDA buffers for chunks of %zu bytes and %zu bytes of PCM %s in %.1f ms", in,
-            st->prep_out.load (), prepared ? "allocated" : "not allocated", (g_get_monotonic_time () - t0) / 1e3);
-      }
-      st->cuda_error = err;
-      st->cuda_state.store (ok ? DecState::kCudaReady : DecState::kCudaFailed, std::memory_order_release);
-    });
-    GST_INFO_OBJECT (self, "creating the CUDA context; the CPU decodes until it is ready");
+    /* a context shared in the pipeline (another CUDA element, or this
+     * element's previous stream) costs nothing more to use */
+    GstContext *shared = gst_element_get_context (GST_ELEMENT (self), "gst.cuda.context");
+    if (shared) {
+      gst_context_unref (shared);
+      start_cuda_thread (self, st);
+    } else {
+      st->cuda_state = DecState::kCudaDeferred;
+      GST_INFO_OBJECT (self, "the CPU decodes first; CUDA is started if the stream is long enough to pay");
+    }
   } else if (st->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
     GError *err = NULL;
     if (open_cuda (self, st, &err)) {

@@ -55,7 +55,7 @@ static void update_latency (GstCudaFlacDec *self)
     guint64 bytes_per_s = (guint64) rate * ch * ((bps + 7) / 8) * 6 / 10;
     lat = gst_util_uint64_scale (st->chunk_size, GST_SECOND, MAX (bytes_per_s, 1));
   }
-  if (!st->live && (st->use_cuda || st->cuda_state.load () == DecState::kCudaStarting))
+  if (!st->live && cuda_possible (st))
     lat *= 2;
   gst_audio_decoder_set_latency (GST_AUDIO_DECODER (self), lat, lat);
 }

@@ -132,8 +132,10 @@ struct DecState {
   bool use_cuda = false;
   /* backend=auto: the CUDA context is created on a thread of its own (a
    * fifth of a second on the H100) while the CPU decodes; batches go to the
-   * GPU once it is ready. */
-  enum { kCudaIdle, kCudaStarting, kCudaReady, kCudaFailed };
+   * GPU once it is ready. Without a CUDA context at hand at start, the CPU
+   * decodes first and CUDA is started only where it pays (kCudaDeferred:
+   * not decided yet; see maybe_start_cuda). */
+  enum { kCudaIdle, kCudaStarting, kCudaReady, kCudaFailed, kCudaDeferred };
   std::atomic<int> cuda_state {kCudaIdle};
   std::thread cuda_init;
   std::mutex cuda_init_lock;
@@ -194,6 +196,7 @@ struct DecState {
   guint batch_frames = 0;
   guint chunk_size = 0;
   bool auto_cuda_chunks = false;
+  bool auto_batch_frames = false, auto_chunk_size = false; /* the properties are 0 */
   /* live upstream (asked once per stream, on its first buffer) */
   bool live = false;
   bool live_known = false;
@@ -269,6 +272,13 @@ GstFlowReturn run_batch_now (GstCudaFlacDec *self, std::unique_ptr<Batch> b);
 GstFlowReturn finish_in_flight (GstCudaFlacDec *self);
 void join_cuda_init (DecState *st);
 void adopt_cuda_when_ready (GstCudaFlacDec *self);
+void publish_cuda_sizes (GstCudaFlacDec *self);
+/* Whether batches may go to the GPU in this stream (sizes are chosen for it). */
+inline bool cuda_possible (const DecState *st)
+{
+  int state = st->cuda_state.load ();
+  return st->use_cuda || state == DecState::kCudaStarting || state == DecState::kCudaDeferred;
+}
 GstFlowReturn take_slot (GstCudaFlacDec *self, int *slot);
 uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret);
 void reset_stream_state (DecState *st);

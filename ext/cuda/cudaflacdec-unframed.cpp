@@ -237,7 +237,7 @@ GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
 
 /* backend=auto, unframed: tells the CUDA start-up thread what to allocate,
  * the PCM of a chunk estimated from the file's mean compression. */
-static void publish_cuda_sizes (GstCudaFlacDec *self)
+void publish_cuda_sizes (GstCudaFlacDec *self)
 {
   DecState *st = self->st;
   size_t in = st->chunk_size + kChunkSlack;

@@ -269,9 +269,11 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
     gst_cuda_flac_dec_stop (dec);
     return FALSE;
   }
-  bool gpu = st->use_cuda || st->cuda_state.load () == DecState::kCudaStarting;
+  bool gpu = cuda_possible (st);
   if (!gpu)
     GST_INFO_OBJECT (self, "decoding on %u CPU threads", st->cpu->threads ());
+  st->auto_batch_frames = !batch_frames;
+  st->auto_chunk_size = !chunk_size;
   st->batch_frames = batch_frames ? batch_frames : gpu ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
   st->chunk_size = chunk_size ? chunk_size : gpu ? AUTO_CHUNK_SIZE_CUDA_MIN : AUTO_CHUNK_SIZE_CPU;
   st->auto_cuda_chunks = !chunk_size && gpu; /* sized from STREAMINFO */
@@ -412,9 +414,9 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
           "Where frames are decoded: cuda (error if no CUDA device), cpu (every core), or auto "
-          "(CUDA when a device and the kernels are available, else CPU with a warning; the CPU decodes "
-          "while the CUDA context is being created, then batches go to the GPU; input from a live "
-          "upstream stays on the CPU)",
+          "(the CPU first; CUDA where it pays: at once where the pipeline holds a CUDA context, else once "
+          "the CPU's measured rate shows the rest of the stream would take it longer than the GPU plus "
+          "CUDA's start-up; a warning where CUDA is wanted and unavailable; live input stays on the CPU)",
           GST_TYPE_CUDA_FLAC_DEC_BACKEND, DEFAULT_BACKEND, rw));
   g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device id",

@@ -3,8 +3,8 @@
  *
  * Element tests of cudaflacdec, built once per backend (GPC_TEST_BACKEND is
  * "cpu", "cuda" or "auto"; the CUDA build exits 77 where no CUDA device is
- * usable; "auto" decodes on the CPU while the CUDA context is made, then on
- * the GPU, and falls back to the CPU with a warning where there is none).
+ * usable; "auto" decodes on the CPU, moves to the GPU where that pays, and
+ * falls back to the CPU with a warning where CUDA is wanted but absent).
  * Real pipelines (filesrc ! flacparse ! cudaflacdec, filesrc ! cudaflacdec)
  * must give the same PCM and caps as flacdec (or `flac -d` for 32-bit, which
  * flacdec 1.22 cannot decode); plus GstHarness batching, tags, seeking,
@@ -1341,6 +1341,8 @@ GST_START_TEST (test_sticky_event_while_stopping)
 }
 GST_END_TEST;
 
+static bool cuda_usable ();
+
 GST_START_TEST (test_cuda_fallback)
 {
   /* A CUDA device the element cannot use (here: one that does not exist;
@@ -1358,12 +1360,18 @@ GST_START_TEST (test_cuda_fallback)
     Decoded a = run_pipeline (src (path) + chain + "cudaflacdec backend=auto cuda-device-id=99");
     fail_unless (a.error.empty (), "%s", a.error.c_str ());
     fail_unless (a.pcm == ref.pcm, "backend=auto on the CPU differs from flacdec");
-    /* why: no driver here; device 99 missing where there is one */
-    fail_unless (a.warnings.size () == 1 && a.warnings[0].find ("CUDA unavailable") != std::string::npos &&
-        (a.warnings[0].find ("device 99") != std::string::npos ||
-            a.warnings[0].find ("libcuda") != std::string::npos), "%zu warnings, the first '%s'", a.warnings.size (),
-        a.warnings.empty () ? "" : a.warnings[0].c_str ());
-    printf ("backend=auto without a usable CUDA device: %s\n", a.warnings[0].c_str ());
+    /* why: no driver here; device 99 missing where there is one (said
+     * when CUDA is tried: a short stream on a machine with a driver stays on
+     * the CPU without trying) */
+    const bool driver = cuda_usable ();
+    fail_unless (a.warnings.size () == (driver ? a.warnings.size () : 1) && a.warnings.size () <= 1,
+        "%zu warnings", a.warnings.size ());
+    for (const std::string &w : a.warnings)
+      fail_unless (w.find ("CUDA unavailable") != std::string::npos &&
+          (w.find ("device 99") != std::string::npos || w.find ("libcuda") != std::string::npos), "warning '%s'",
+          w.c_str ());
+    printf ("backend=auto without a usable CUDA device: %s\n",
+        a.warnings.empty () ? "stayed on the CPU without trying CUDA" : a.warnings[0].c_str ());
   }
 }
 GST_END_TEST;
