@@ -6,6 +6,8 @@
 # and without its MD5 check, each backend). Prints the median of REPEAT runs
 # (default 3) and the speed-up over flacdec and over flac -d.
 # Usage: benchmarks/flac/one-shot.sh BUILD_DIR FILES_DIR
+# PROPS="a|b c|..." replaces the cudaflacdec rows (each an element's
+# properties, "" the defaults); FILES="best 0 song 6ch" picks files.
 set -uo pipefail
 source "$(dirname "$0")/bench-setup.sh" "${1:-}" "${2:-}" one-shot
 repeat=${REPEAT:-3}
@@ -30,15 +32,17 @@ gstdec () { # file, then the decoder part of the pipeline
   timeout 300 gst-launch-1.0 -q filesrc location="$file" ! "$@" ! fakesink
 }
 
-for file in "$dir/music-16bit-48k-stereo-best.flac" "$dir/music-16bit-48k-stereo-0.flac" \
-    "$dir/song-16bit-44k-stereo.flac" "$dir/music-24bit-96k-6ch.flac"; do
+declare -A files=([best]=music-16bit-48k-stereo-best.flac [0]=music-16bit-48k-stereo-0.flac
+  [song]=song-16bit-44k-stereo.flac [6ch]=music-24bit-96k-6ch.flac)
+IFS='|' read -r -a rows <<< "${PROPS-|check-md5=false|backend=cpu|backend=cpu check-md5=false|backend=cuda|backend=cuda check-md5=false}"
+for key in ${FILES:-best 0 song 6ch}; do
+  file=$dir/${files[$key]}
   cat "$file" > /dev/null # page cache
   echo "== $(basename "$file") ($(( $(stat -c %s "$file") / 1000000 )) MB)"
   ref=$(median_ms gstdec "$file" flacparse ! flacdec)
   tool=$(median_ms flac -d -s -c "$file")
   printf '  %-44s %7d ms\n' "flac -d (MD5)" "$tool" "flacparse ! flacdec" "$ref"
-  for props in "" "check-md5=false" "backend=cpu" "backend=cpu check-md5=false" \
-      "backend=cuda" "backend=cuda check-md5=false"; do
+  for props in "${rows[@]}"; do
     t=$(median_ms gstdec "$file" cudaflacdec $props)
     [ "$t" -gt 0 ] || { printf '  %-44s failed\n' "cudaflacdec $props"; continue; }
     awk -v n="cudaflacdec ${props:-(defaults: auto, MD5)}" -v t="$t" -v r="$ref" -v f="$tool" \
