@@ -20,15 +20,23 @@
  * a push releases the item, the pool's function acquires it first.
  *
  * GStreamer's reference counts are atomics of the same uninstrumented kind:
- * the thread that drops the last reference of a buffer frees it after the
- * other holders' accesses only through that count. gst_mini_object_unref
- * is annotated like a reference count: each unref releases the object and
- * acquires what earlier unrefs released, so the freeing thread is ordered
- * after every other holder.
+ * the thread that drops the last reference of a buffer or a message frees
+ * it after the other holders' accesses only through that count. Each unref
+ * of a GstMiniObject is annotated like a reference count: it releases the
+ * object, and the last one also acquires what every earlier unref released,
+ * so the thread that frees (or recycles) the object is ordered after every
+ * other holder. Calls from outside libgstreamer are interposed
+ * (gst_mini_object_unref, releasing before the count drops); the unrefs
+ * libgstreamer makes itself (a sink dropping a buffer, a bus its message)
+ * are bound inside the library, so a tracer hook ("mini-object-unreffed",
+ * registered when gst_init returns) annotates those. Nothing else is
+ * ordered by these annotations: two threads writing a buffer they both
+ * hold are still a race.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <glib.h>
+#include <gst/gst.h>
 #include <sanitizer/tsan_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,13 +239,96 @@ g_thread_pool_push (GThreadPool * pool, gpointer data, GError ** error)
   return real_fn (pool, data, error);
 }
 
-/* GstMiniObject *: declared here so that the shim needs no GStreamer
- * headers; processes without GStreamer never call it. */
 void
-gst_mini_object_unref (void *obj)
+gst_mini_object_unref (GstMiniObject * obj)
 {
-  REAL (void, gst_mini_object_unref, void *);
+  REAL (void, gst_mini_object_unref, GstMiniObject *);
   __tsan_release (obj);
   __tsan_acquire (obj);
   real_fn (obj);
+}
+
+/* The hook runs just after the count dropped: the last unref acquires what
+ * the others released before it frees the object. */
+static void
+on_mini_object_unreffed (GObject * tracer, GstClockTime ts, GstMiniObject * obj, gint refcount)
+{
+  (void) tracer;
+  (void) ts;
+  __tsan_release (obj);
+  if (refcount == 0)
+    __tsan_acquire (obj);
+}
+
+typedef struct
+{
+  GstTracer parent;
+} GpcTsanTracer;
+
+typedef struct
+{
+  GstTracerClass parent_class;
+} GpcTsanTracerClass;
+
+G_DEFINE_TYPE (GpcTsanTracer, gpc_tsan_tracer, GST_TYPE_TRACER)
+
+static void
+gpc_tsan_tracer_class_init (GpcTsanTracerClass * klass)
+{
+  (void) klass;
+}
+
+static void
+gpc_tsan_tracer_init (GpcTsanTracer * self)
+{
+  /* Lives as long as the process (GStreamer's tracing keeps it): not a leak
+   * for the leaks tracer of tests/common/check-leaks.sh. Set before the
+   * object exists for the tracers. */
+  GST_OBJECT_FLAG_SET (self, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+}
+
+/* Registers the hook once GStreamer's tracing is set up: after gst_init or
+ * gst_init_check (gst_init calls gst_init_check inside the library, so both
+ * are interposed), or after an option parse that initialised GStreamer
+ * through its option group (gst_check_init). */
+static void
+register_tracer (void)
+{
+  static gsize done;
+  if (g_once_init_enter (&done)) {
+    GstTracer *t = g_object_new (gpc_tsan_tracer_get_type (), NULL);
+    gst_object_ref_sink (t);
+    gst_tracing_register_hook (t, "mini-object-unreffed", G_CALLBACK (on_mini_object_unreffed));
+    /* The hook holds its own reference. */
+    gst_object_unref (t);
+    g_once_init_leave (&done, 1);
+  }
+}
+
+gboolean
+gst_init_check (int *argc, char ***argv, GError ** error)
+{
+  REAL (gboolean, gst_init_check, int *, char ***, GError **);
+  gboolean ok = real_fn (argc, argv, error);
+  if (ok)
+    register_tracer ();
+  return ok;
+}
+
+void
+gst_init (int *argc, char ***argv)
+{
+  REAL (void, gst_init, int *, char ***);
+  real_fn (argc, argv);
+  register_tracer ();
+}
+
+gboolean
+g_option_context_parse (GOptionContext * context, gint * argc, gchar *** argv, GError ** error)
+{
+  REAL (gboolean, g_option_context_parse, GOptionContext *, gint *, gchar ***, GError **);
+  gboolean ok = real_fn (context, argc, argv, error);
+  if (gst_is_initialized ())
+    register_tracer ();
+  return ok;
 }
