@@ -260,49 +260,54 @@ on_mini_object_unreffed (GObject * tracer, GstClockTime ts, GstMiniObject * obj,
     __tsan_acquire (obj);
 }
 
-typedef struct
+/* GStreamer and GObject are called through dlsym: the shim links neither,
+ * since the programs that tests run (flac, gst-launch-1.0, bash) get it
+ * too, and GObject's constructor crashes there before ThreadSanitizer is
+ * set up. */
+static void *
+gst_sym (const char *name)
 {
-  GstTracer parent;
-} GpcTsanTracer;
-
-typedef struct
-{
-  GstTracerClass parent_class;
-} GpcTsanTracerClass;
-
-G_DEFINE_TYPE (GpcTsanTracer, gpc_tsan_tracer, GST_TYPE_TRACER)
-
-static void
-gpc_tsan_tracer_class_init (GpcTsanTracerClass * klass)
-{
-  (void) klass;
+  return dlsym (RTLD_DEFAULT, name);
 }
 
 static void
-gpc_tsan_tracer_init (GpcTsanTracer * self)
+tracer_init (GTypeInstance * instance, gpointer klass)
 {
+  (void) klass;
   /* Lives as long as the process (GStreamer's tracing keeps it): not a leak
    * for the leaks tracer of tests/common/check-leaks.sh. Set before the
    * object exists for the tracers. */
-  GST_OBJECT_FLAG_SET (self, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+  GST_OBJECT_FLAG_SET (instance, GST_OBJECT_FLAG_MAY_BE_LEAKED);
 }
 
-/* Registers the hook once GStreamer's tracing is set up: after gst_init or
- * gst_init_check (gst_init calls gst_init_check inside the library, so both
- * are interposed), or after an option parse that initialised GStreamer
- * through its option group (gst_check_init). */
+/* Registers the hook once GStreamer is initialised: after gst_init or
+ * gst_init_check (gst_init calls gst_init_check inside the library, so
+ * both are interposed), or after an option parse that initialised
+ * GStreamer through its option group (gst_check_init). */
 static void
 register_tracer (void)
 {
-  static gsize done;
-  if (g_once_init_enter (&done)) {
-    GstTracer *t = g_object_new (gpc_tsan_tracer_get_type (), NULL);
-    gst_object_ref_sink (t);
-    gst_tracing_register_hook (t, "mini-object-unreffed", G_CALLBACK (on_mini_object_unreffed));
-    /* The hook holds its own reference. */
-    gst_object_unref (t);
-    g_once_init_leave (&done, 1);
+  static int started;
+  gboolean (*is_initialized) (void) = gst_sym ("gst_is_initialized");
+  if (!is_initialized || !is_initialized () || __atomic_exchange_n (&started, 1, __ATOMIC_ACQ_REL))
+    return;
+  GType (*tracer_get_type) (void) = gst_sym ("gst_tracer_get_type");
+  GType (*register_simple) (GType, const gchar *, guint, GClassInitFunc, guint, GInstanceInitFunc,
+      GTypeFlags) = gst_sym ("g_type_register_static_simple");
+  gpointer (*object_new) (GType, const gchar *, ...) = gst_sym ("g_object_new");
+  gpointer (*ref_sink) (gpointer) = gst_sym ("gst_object_ref_sink");
+  void (*unref) (gpointer) = gst_sym ("gst_object_unref");
+  void (*register_hook) (GstTracer *, const gchar *, GCallback) = gst_sym ("gst_tracing_register_hook");
+  if (!tracer_get_type || !register_simple || !object_new || !ref_sink || !unref || !register_hook) {
+    fprintf (stderr, "tsan-glib: GStreamer's tracing functions are missing\n");
+    abort ();
   }
+  GType type = register_simple (tracer_get_type (), "GpcTsanTracer", sizeof (GstTracerClass), NULL,
+      sizeof (GstTracer), tracer_init, (GTypeFlags) 0);
+  GstTracer *t = (GstTracer *) ref_sink (object_new (type, NULL));
+  register_hook (t, "mini-object-unreffed", G_CALLBACK (on_mini_object_unreffed));
+  /* The hook holds its own reference. */
+  unref (t);
 }
 
 gboolean
@@ -328,7 +333,6 @@ g_option_context_parse (GOptionContext * context, gint * argc, gchar *** argv, G
 {
   REAL (gboolean, g_option_context_parse, GOptionContext *, gint *, gchar ***, GError **);
   gboolean ok = real_fn (context, argc, argv, error);
-  if (gst_is_initialized ())
-    register_tracer ();
+  register_tracer ();
   return ok;
 }
