@@ -60,24 +60,28 @@ export CK_FORK=no GST_REGISTRY_FORK=no
 # which cannot override them.
 case "$mode" in
   thread)
-    wrapper=(env "LD_PRELOAD=$build/tests/libgpc-tsan-glib.so"
+    # GLib 2.74's slice allocator recycles memory without free(): with
+    # always-malloc, ThreadSanitizer sees each object's end, and forgets the
+    # mutexes in it (else a mutex of a freed object lives on in the next
+    # one at its address, making up lock-order cycles).
+    wrapper=(env "LD_PRELOAD=$build/tests/libgpc-tsan-glib.so" G_SLICE=always-malloc
       "TSAN_OPTIONS=suppressions=$root/tests/common/tsan.supp:history_size=4:second_deadlock_stack=1:exitcode=66")
     ;;
   address)
     # tests/common/asan-preload.c says why; built without the sanitizer, as
     # the programs that tests run (bash, gst-launch-1.0) get it too, and
     # preloaded ahead of the ASan runtime, which is fine for a library that
-    # defines no function ASan intercepts but dlclose. The exact unwinder, 8
-    # frames deep: deep enough to reach a caller in our code (and GLib's
-    # constructors' callers, which lsan.supp names) and several times
-    # cheaper than the default 30.
+    # defines no function ASan intercepts but dlclose. The exact unwinder, 16
+    # frames deep: deep enough to get past GObject's and GLib's allocation
+    # functions to the caller in our code (and to GLib's constructors'
+    # callers, which lsan.supp names), and cheaper than the default 30.
     cc -O2 -shared -fPIC -o "$build/gpc-asan-preload.so" "$root/tests/common/asan-preload.c"
     # GLib 2.74's slice allocator hands out pieces of bigger blocks that it
     # keeps; always-malloc gives ASan each object (GstBuffer, GstMessage...)
     # to track, and gc-friendly clears freed pointers that would otherwise
     # keep leaked memory reachable.
     wrapper=(env "LD_PRELOAD=$build/gpc-asan-preload.so" G_SLICE=always-malloc G_DEBUG=gc-friendly
-      "ASAN_OPTIONS=detect_leaks=1:exitcode=66:verify_asan_link_order=0:fast_unwind_on_malloc=0:malloc_context_size=8"
+      "ASAN_OPTIONS=detect_leaks=1:exitcode=66:verify_asan_link_order=0:fast_unwind_on_malloc=0:malloc_context_size=16"
       "LSAN_OPTIONS=suppressions=$root/tests/common/lsan.supp:print_suppressions=0")
     ;;
   undefined)
@@ -99,6 +103,11 @@ if [ ${#args[@]} -eq 0 ] && [ "$mode" != debug ]; then
 fi
 if [ ${#wrapper[@]} -gt 0 ]; then
   args=(--wrapper "${wrapper[*]}" "${args[@]}")
+fi
+# Checked code runs several times slower (the exact unwinder of `address`
+# most); a timeout multiplier given in the arguments comes later and wins.
+if [ "$mode" != debug ]; then
+  args=(--timeout-multiplier 4 "${args[@]}")
 fi
 rc=0
 "${runner[@]}" meson test -C "$build" --print-errorlogs --num-processes "$(nproc)" \
