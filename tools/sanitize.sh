@@ -168,18 +168,28 @@ def report_is_ours(lines):
     return done()
 
 def reports(text):
-    """(ours, elsewhere) sanitizer reports in a test's output."""
-    counts = [0, 0]
-    cur = None
+    """(ours, elsewhere) sanitizer reports in a test's output. An indirect
+    leak is memory reachable only from a directly leaked block: it is ours
+    when a direct leak of the same process is (a system library's leak,
+    suppressed or not, takes down with it what our code had given it)."""
+    found, cur = [], None
     for line in text.splitlines():
         if starts.search(line):
             if cur is not None:
-                counts[0 if report_is_ours(cur) else 1] += 1
+                found.append(cur)
             cur = [line]
         elif cur is not None:
             cur.append(line)
     if cur is not None:
-        counts[0 if report_is_ours(cur) else 1] += 1
+        found.append(cur)
+    direct_ours = any(r[0].lstrip().startswith("Direct leak") and report_is_ours(r) for r in found)
+    counts = [0, 0]
+    for r in found:
+        if r[0].lstrip().startswith("Indirect leak"):
+            ours = direct_ours and report_is_ours(r)
+        else:
+            ours = report_is_ours(r)
+        counts[0 if ours else 1] += 1
     return counts
 
 rows = []
