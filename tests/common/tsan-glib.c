@@ -29,7 +29,9 @@
  * (gst_mini_object_unref, releasing before the count drops); the unrefs
  * libgstreamer makes itself (a sink dropping a buffer, a bus its message)
  * are bound inside the library, so a tracer hook ("mini-object-unreffed",
- * registered when gst_init returns) annotates those. Nothing else is
+ * registered when gst_init returns) annotates those. g_object_unref is
+ * interposed the same way (GStreamer calls it across libraries, so every
+ * call but GObject's own is seen). Nothing else is
  * ordered by these annotations: two threads writing a buffer they both
  * hold are still a race.
  */
@@ -243,6 +245,18 @@ void
 gst_mini_object_unref (GstMiniObject * obj)
 {
   REAL (void, gst_mini_object_unref, GstMiniObject *);
+  __tsan_release (obj);
+  __tsan_acquire (obj);
+  real_fn (obj);
+}
+
+/* GObject's reference count, the same way: an element's last reference is
+ * often dropped on another thread (a GThreadPool job of
+ * gst_element_call_async), which then clears its locks and frees it. */
+void
+g_object_unref (gpointer obj)
+{
+  REAL (void, g_object_unref, gpointer);
   __tsan_release (obj);
   __tsan_acquire (obj);
   real_fn (obj);
