@@ -320,10 +320,11 @@ void check_md5_at_eos (GstCudaFlacDec *self)
   }
   st->md5_valid = false; /* once per stream */
   if (st->info.total_samples && st->decoded != st->info.total_samples) {
+    gchar *sid = gst_pad_get_stream_id (GST_AUDIO_DECODER_SINK_PAD (self));
     GST_ELEMENT_WARNING (self, STREAM, DECODE, ("FLAC stream is incomplete"),
         ("stream %s: decoded %" G_GUINT64_FORMAT " samples, STREAMINFO says %" G_GUINT64_FORMAT
-            "; MD5 not checked", GST_STR_NULL (gst_pad_get_stream_id (GST_AUDIO_DECODER_SINK_PAD (self))),
-            st->decoded, st->info.total_samples));
+            "; MD5 not checked", GST_STR_NULL (sid), st->decoded, st->info.total_samples));
+    g_free (sid);
     return;
   }
   char got[33], want[33];

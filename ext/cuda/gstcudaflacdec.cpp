@@ -481,7 +481,13 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
 static void gst_cuda_flac_dec_init (GstCudaFlacDec *self)
 {
   GstPad *sinkpad = GST_AUDIO_DECODER_SINK_PAD (self);
-  base_sink_pad_event = GST_PAD_EVENTFUNC (sinkpad);
+  /* The base class's function, the same for every instance: stored once,
+   * as other instances' streaming threads read it. */
+  static gsize base_saved;
+  if (g_once_init_enter (&base_saved)) {
+    base_sink_pad_event = GST_PAD_EVENTFUNC (sinkpad);
+    g_once_init_leave (&base_saved, 1);
+  }
   gst_pad_set_event_full_function (sinkpad, sink_pad_event);
   self->backend = DEFAULT_BACKEND;
   self->device_id = DEFAULT_DEVICE_ID;

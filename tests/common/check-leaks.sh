@@ -18,6 +18,10 @@ rc=$?
 grep -E "seed|Checks|SKIP" "$log"
 if [ $rc -eq 77 ]; then rm -f "$log"; exit 77; fi
 if [ $rc -ne 0 ]; then
+  # Sanitizer reports in full (tools/sanitize.sh counts them in this output).
+  sed -n '/^WARNING: ThreadSanitizer:/,/^SUMMARY: ThreadSanitizer/p;
+    /ERROR: \(Address\|Leak\)Sanitizer/,/^SUMMARY: AddressSanitizer/p;
+    /runtime error:/p' "$log"
   tail -20 "$log"
   # The tracer's own warning is fatal under gst-check: show what it listed.
   grep -oE 'type-name=\(string\)[A-Za-z]+' "$log" | sort | uniq -c | sort -rn | head -20

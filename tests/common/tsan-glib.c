@@ -20,15 +20,25 @@
  * a push releases the item, the pool's function acquires it first.
  *
  * GStreamer's reference counts are atomics of the same uninstrumented kind:
- * the thread that drops the last reference of a buffer frees it after the
- * other holders' accesses only through that count. gst_mini_object_unref
- * is annotated like a reference count: each unref releases the object and
- * acquires what earlier unrefs released, so the freeing thread is ordered
- * after every other holder.
+ * the thread that drops the last reference of a buffer or a message frees
+ * it after the other holders' accesses only through that count. Each unref
+ * of a GstMiniObject is annotated like a reference count: it releases the
+ * object, and the last one also acquires what every earlier unref released,
+ * so the thread that frees (or recycles) the object is ordered after every
+ * other holder. Calls from outside libgstreamer are interposed
+ * (gst_mini_object_unref, releasing before the count drops); the unrefs
+ * libgstreamer makes itself (a sink dropping a buffer, a bus its message)
+ * are bound inside the library, so a tracer hook ("mini-object-unreffed",
+ * registered when gst_init returns) annotates those. g_object_unref is
+ * interposed the same way (GStreamer calls it across libraries, so every
+ * call but GObject's own is seen). Nothing else is
+ * ordered by these annotations: two threads writing a buffer they both
+ * hold are still a race.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <glib.h>
+#include <gst/gst.h>
 #include <sanitizer/tsan_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,13 +241,112 @@ g_thread_pool_push (GThreadPool * pool, gpointer data, GError ** error)
   return real_fn (pool, data, error);
 }
 
-/* GstMiniObject *: declared here so that the shim needs no GStreamer
- * headers; processes without GStreamer never call it. */
 void
-gst_mini_object_unref (void *obj)
+gst_mini_object_unref (GstMiniObject * obj)
 {
-  REAL (void, gst_mini_object_unref, void *);
+  REAL (void, gst_mini_object_unref, GstMiniObject *);
   __tsan_release (obj);
   __tsan_acquire (obj);
   real_fn (obj);
+}
+
+/* GObject's reference count, the same way: an element's last reference is
+ * often dropped on another thread (a GThreadPool job of
+ * gst_element_call_async), which then clears its locks and frees it. */
+void
+g_object_unref (gpointer obj)
+{
+  REAL (void, g_object_unref, gpointer);
+  __tsan_release (obj);
+  __tsan_acquire (obj);
+  real_fn (obj);
+}
+
+/* The hook runs just after the count dropped: the last unref acquires what
+ * the others released before it frees the object. */
+static void
+on_mini_object_unreffed (GObject * tracer, GstClockTime ts, GstMiniObject * obj, gint refcount)
+{
+  (void) tracer;
+  (void) ts;
+  __tsan_release (obj);
+  if (refcount == 0)
+    __tsan_acquire (obj);
+}
+
+/* GStreamer and GObject are called through dlsym: the shim links neither,
+ * since the programs that tests run (flac, gst-launch-1.0, bash) get it
+ * too, and GObject's constructor crashes there before ThreadSanitizer is
+ * set up. */
+static void *
+gst_sym (const char *name)
+{
+  return dlsym (RTLD_DEFAULT, name);
+}
+
+static void
+tracer_init (GTypeInstance * instance, gpointer klass)
+{
+  (void) klass;
+  /* Lives as long as the process (GStreamer's tracing keeps it): not a leak
+   * for the leaks tracer of tests/common/check-leaks.sh. Set before the
+   * object exists for the tracers. */
+  GST_OBJECT_FLAG_SET (instance, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+}
+
+/* Registers the hook once GStreamer is initialised: after gst_init or
+ * gst_init_check (gst_init calls gst_init_check inside the library, so
+ * both are interposed), or after an option parse that initialised
+ * GStreamer through its option group (gst_check_init). */
+static void
+register_tracer (void)
+{
+  static int started;
+  gboolean (*is_initialized) (void) = gst_sym ("gst_is_initialized");
+  if (!is_initialized || !is_initialized () || __atomic_exchange_n (&started, 1, __ATOMIC_ACQ_REL))
+    return;
+  GType (*tracer_get_type) (void) = gst_sym ("gst_tracer_get_type");
+  GType (*register_simple) (GType, const gchar *, guint, GClassInitFunc, guint, GInstanceInitFunc,
+      GTypeFlags) = gst_sym ("g_type_register_static_simple");
+  gpointer (*object_new) (GType, const gchar *, ...) = gst_sym ("g_object_new");
+  gpointer (*ref_sink) (gpointer) = gst_sym ("gst_object_ref_sink");
+  void (*unref) (gpointer) = gst_sym ("gst_object_unref");
+  void (*register_hook) (GstTracer *, const gchar *, GCallback) = gst_sym ("gst_tracing_register_hook");
+  if (!tracer_get_type || !register_simple || !object_new || !ref_sink || !unref || !register_hook) {
+    fprintf (stderr, "tsan-glib: GStreamer's tracing functions are missing\n");
+    abort ();
+  }
+  GType type = register_simple (tracer_get_type (), "GpcTsanTracer", sizeof (GstTracerClass), NULL,
+      sizeof (GstTracer), tracer_init, (GTypeFlags) 0);
+  GstTracer *t = (GstTracer *) ref_sink (object_new (type, NULL));
+  register_hook (t, "mini-object-unreffed", G_CALLBACK (on_mini_object_unreffed));
+  /* The hook holds its own reference. */
+  unref (t);
+}
+
+gboolean
+gst_init_check (int *argc, char ***argv, GError ** error)
+{
+  REAL (gboolean, gst_init_check, int *, char ***, GError **);
+  gboolean ok = real_fn (argc, argv, error);
+  if (ok)
+    register_tracer ();
+  return ok;
+}
+
+void
+gst_init (int *argc, char ***argv)
+{
+  REAL (void, gst_init, int *, char ***);
+  real_fn (argc, argv);
+  register_tracer ();
+}
+
+gboolean
+g_option_context_parse (GOptionContext * context, gint * argc, gchar *** argv, GError ** error)
+{
+  REAL (gboolean, g_option_context_parse, GOptionContext *, gint *, gchar ***, GError **);
+  gboolean ok = real_fn (context, argc, argv, error);
+  register_tracer ();
+  return ok;
 }
