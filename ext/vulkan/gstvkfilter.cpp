@@ -37,22 +37,62 @@ gpc_vk_filter_download_target (GpcVkFilter * self, gpc::PendingFrame * f, GError
   return (GstVulkanBufferMemory *) mem;
 }
 
-/* The downloaded picture of `f` as a system-memory buffer. */
+/* More lent downloads than this (beyond the pictures in flight) would grow
+ * our host memory without bound behind a deep queue downstream. */
+static const guint kMaxLent = 16;
+
+/* `picture` (one host-visible memory laid out as `info`) copied into `out`,
+ * laid out as its GstVideoMeta says (or as `info`). */
+static gboolean
+copy_picture (GstMemory * picture, const GstVideoInfo * info, GstBuffer * out)
+{
+  GstBuffer *src = gst_buffer_new ();
+  gst_buffer_append_memory (src, gst_memory_ref (picture));
+  GstVideoFrame s, d;
+  gboolean ok = FALSE;
+  if (gst_video_frame_map (&s, info, src, GST_MAP_READ)) {
+    if (gst_video_frame_map (&d, info, out, GST_MAP_WRITE)) {
+      ok = gst_video_frame_copy (&d, &s);
+      gst_video_frame_unmap (&d);
+    }
+    gst_video_frame_unmap (&s);
+  }
+  gst_buffer_unref (src);
+  return ok;
+}
+
+/* The downloaded picture of `f` as a system-memory buffer: the download
+ * itself, or a copy in a buffer of the negotiated pool. */
 static GstBuffer *
 download (GpcVkFilter * self, gpc::PendingFrame & f, GstFlowReturn * ret)
 {
-  GstMemory *smem = gst_buffer_peek_memory (f.staging, 0);
-  const gsize size = GST_VIDEO_INFO_SIZE (&self->out_info);
-  GstMapInfo map;
-  if (!gst_memory_map (smem, &map, GST_MAP_READ)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Cannot read the output of %s",
-            GPC_VK_FILTER_GET_CLASS (self)->kernel), (NULL));
+  GstMemory *picture = gst_buffer_peek_memory (f.staging, 0);
+  GstBuffer *out = NULL;
+  if (self->lend_downloads && self->io->outputs ().in_use (gpc::VkMemKind::HostRead)
+      <= kMaxLent + self->pending->size () + 1) {
+    out = gst_buffer_new ();
+    gst_buffer_append_memory (out, gst_memory_ref (picture));
+  } else {
+    GstBufferPool *pool = gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
     *ret = GST_FLOW_ERROR;
-    return NULL;
+    if (pool && (gst_buffer_pool_is_active (pool) || gst_buffer_pool_set_active (pool, TRUE)))
+      *ret = gst_buffer_pool_acquire_buffer (pool, &out, NULL);
+    if (pool)
+      gst_object_unref (pool);
+    if (*ret != GST_FLOW_OK) {
+      if (*ret != GST_FLOW_FLUSHING)
+        GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("No output buffer from the pool"),
+            ("%s", gst_flow_get_name (*ret)));
+      return NULL;
+    }
+    if (!copy_picture (picture, &self->out_info, out)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Cannot read the output of %s",
+              GPC_VK_FILTER_GET_CLASS (self)->kernel), (NULL));
+      gst_buffer_unref (out);
+      *ret = GST_FLOW_ERROR;
+      return NULL;
+    }
   }
-  GstBuffer *out = gst_buffer_new_allocate (NULL, size, NULL);
-  gst_buffer_fill (out, 0, map.data, size);
-  gst_memory_unmap (smem, &map);
   gst_buffer_copy_into (out, f.in, (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS |
           GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
   if (f.discont)
@@ -174,6 +214,15 @@ gpc_vk_filter_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont
     return GST_FLOW_NOT_NEGOTIATED;
   }
   return submit_frame (self, buf, is_discont);
+}
+
+/* Never called (generate_output makes every output), but GstBaseTransform
+ * takes a class without a transform function for one that passes its input
+ * on, which would leave allocation to upstream and downstream alone. */
+static GstFlowReturn
+gpc_vk_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  g_return_val_if_reached (GST_FLOW_NOT_SUPPORTED);
 }
 
 static GstFlowReturn
@@ -298,12 +347,73 @@ gpc_vk_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   return TRUE;
 }
 
+/* Upstream may lay its pictures out as it likes (GstVideoMeta), and gets a
+ * pool for system memory. */
+static gboolean
+gpc_vk_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_query,
+    GstQuery * query)
+{
+  GpcVkFilter *self = GPC_VK_FILTER (trans);
+  GstCaps *caps;
+  gboolean need_pool;
+  GstVideoInfo info;
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!need_pool || !caps || output_of (caps) != GPC_VK_OUTPUT_SYSTEM
+      || !gst_video_info_from_caps (&info, caps))
+    return TRUE;
+  /* A picture is uploaded as it is recorded and held until it is done. */
+  const guint min = self->state->frames_in_flight () + 1;
+  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info), min, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (gst_buffer_pool_set_config (pool, config))
+    gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), min, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/* Vulkan output is in memories of ours (1.22's pools make neither storage
+ * buffers nor images). System output goes into downstream's pool where it
+ * offers one, laid out as that pool likes where downstream reads
+ * GstVideoMeta; without one, the downloads themselves are pushed. */
 static gboolean
 gpc_vk_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
-  /* Output memories are our own (1.22's pools make no storage buffers or
-   * images), system output our own download. */
-  return TRUE;
+  GpcVkFilter *self = GPC_VK_FILTER (trans);
+  GstCaps *caps;
+  GstBufferPool *pool = NULL;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || output_of (caps) != GPC_VK_OUTPUT_SYSTEM) {
+    while (gst_query_get_n_allocation_pools (query) > 0)
+      gst_query_remove_nth_allocation_pool (query, 0);
+    return TRUE;
+  }
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  self->lend_downloads = pool == NULL;
+  if (!pool) {
+    /* Ours, for when too many downloads are lent. */
+    GstVideoInfo info;
+    if (!gst_video_info_from_caps (&info, caps))
+      return FALSE;
+    pool = gst_video_buffer_pool_new ();
+    gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), 0, 0);
+  }
+  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL)
+      && gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META)) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    gst_buffer_pool_set_config (pool, config);
+  }
+  GST_DEBUG_OBJECT (self, "system memory output into %" GST_PTR_FORMAT "%s", pool,
+      self->lend_downloads ? " when downloads cannot be lent" : "");
+  gst_object_unref (pool);
+  /* GstBaseTransform sets the pool's caps, size and allocator. */
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
 }
 
 static gboolean
@@ -496,11 +606,13 @@ gpc_vk_filter_class_init (GpcVkFilterClass * klass)
   trans_class->stop = GST_DEBUG_FUNCPTR (gpc_vk_filter_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gpc_vk_filter_set_caps);
   trans_class->transform_caps = GST_DEBUG_FUNCPTR (gpc_vk_filter_transform_caps);
+  trans_class->propose_allocation = GST_DEBUG_FUNCPTR (gpc_vk_filter_propose_allocation);
   trans_class->decide_allocation = GST_DEBUG_FUNCPTR (gpc_vk_filter_decide_allocation);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gpc_vk_filter_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gpc_vk_filter_query);
   trans_class->submit_input_buffer = GST_DEBUG_FUNCPTR (gpc_vk_filter_submit_input_buffer);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gpc_vk_filter_generate_output);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gpc_vk_filter_transform);
   trans_class->passthrough_on_same_caps = FALSE;
 
   klass->kernel = "the kernel";

@@ -64,6 +64,7 @@ struct _GpcVkFilter {
   /*< private >*/
   gpc::FilterState *state;
   gpc::PendingFrames *pending;
+  gboolean lend_downloads;      /* system output without a pool of downstream's */
 };
 
 struct _GpcVkFilterClass {
@@ -115,8 +116,9 @@ GType gpc_vk_filter_get_type (void);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GpcVkFilter, gst_object_unref)
 
 /* record(), system-memory output: a host-visible buffer that the recorded
- * work writes the picture into, laid out as self->out_info (the base
- * copies it out once done); NULL with `error` set. */
+ * work writes the picture into, laid out as self->out_info; once done the
+ * base pushes it as it is (no copy) where downstream offered no pool, else
+ * copies it into a buffer of downstream's pool. NULL with `error` set. */
 GstVulkanBufferMemory *gpc_vk_filter_download_target (GpcVkFilter *self, gpc::PendingFrame *f,
     GError **error);
 

@@ -27,8 +27,9 @@
  * written by the shader, recycled once downstream drops them (BGRA: a
  * B8G8R8A8_UNORM image the shader's output is copied into, Vulkan making
  * storage support for that format optional); or, where downstream takes
- * only system memory, RGBA / BGRA downloaded by the element. Several pictures are kept
- * in flight (#GstVkRgbaConvert:frames-in-flight).
+ * only system memory, RGBA / BGRA downloaded by the element (into
+ * downstream's pool where it offers one). Several pictures are kept in
+ * flight (#GpcVkFilter:frames-in-flight); late ones are dropped (QoS).
  *
  * ## Example launch lines
  * |[

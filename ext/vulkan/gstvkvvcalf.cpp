@@ -33,7 +33,7 @@
  * Vulkan images (copied on the GPU). Output is Vulkan buffers (one
  * storage-capable buffer per plane with a #GstVideoMeta; no readback) when
  * downstream accepts them, else system memory. Several pictures are kept in
- * flight (#GstVkVvcAlf:frames-in-flight).
+ * flight (#GpcVkFilter:frames-in-flight).
  *
  * ## Example launch lines
  * |[

@@ -68,6 +68,16 @@ GstMemory *VkOutputCache::image (VkFormat format, VkImageUsageFlags usage, uint3
   return gst_memory_ref (m);
 }
 
+guint VkOutputCache::in_use (VkMemKind kind)
+{
+  std::lock_guard<std::mutex> g (lock_);
+  guint n = 0;
+  for (const Entry &e : all_)
+    n += gst_is_vulkan_buffer_memory (e.mem) && e.kind == kind
+        && GST_MINI_OBJECT_REFCOUNT_VALUE (e.mem) > 1;
+  return n;
+}
+
 void VkOutputCache::trim ()
 {
   std::lock_guard<std::mutex> g (lock_);

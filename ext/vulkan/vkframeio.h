@@ -36,6 +36,8 @@ class VkOutputCache {
   /* A device-local optimal-tiling GstVulkanImageMemory. */
   GstMemory *image (VkFormat format, VkImageUsageFlags usage, uint32_t width, uint32_t height,
       GError **error);
+  /* How many memories of `kind` someone else holds (lent, in flight). */
+  guint in_use (VkMemKind kind);
   /* Forgets every memory (after a size change); those still held elsewhere
    * are freed by their last holder, once GStreamer's own use of an image is
    * over (gpcvkcompat.h). */

@@ -917,6 +917,22 @@ GST_START_TEST (live_latency)
 }
 GST_END_TEST;
 
+/* GstVideoMeta and a pool for upstream; downstream's pool and strides for
+ * system-memory output. */
+GST_START_TEST (allocation)
+{
+  gpc_vk_test_allocation ("vkvvcalf", "video/x-raw,format=I420,width=72,height=40,framerate=25/1",
+      "video/x-raw,format=I420,width=72,height=40,framerate=25/1");
+}
+GST_END_TEST;
+
+/* Late pictures are dropped, as GstBaseTransform does. */
+GST_START_TEST (qos)
+{
+  gpc_vk_test_qos ("vkvvcalf", "video/x-raw,format=I420,width=64,height=32,framerate=25/1", true);
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -933,5 +949,7 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (conformance_vectors),
         GPC_CHECK_TEST (concurrent_use),
         GPC_CHECK_TEST (start_failure),
+        GPC_CHECK_TEST (allocation),
+        GPC_CHECK_TEST (qos),
         GPC_CHECK_TEST (live_latency) }, 900);
 }
