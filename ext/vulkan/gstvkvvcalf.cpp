@@ -23,6 +23,9 @@
  *   #GstVkVvcAlf:fixed-filter-set and the per-component switches): every CTB
  *   uses one fixed luma filter set and one built-in chroma / CC-ALF filter.
  *
+ * 4:0:0 at 10 or 12 bits comes as GRAY16_LE, whose bit depth is the
+ * parameters' (synthetic ones: #GstVkVvcAlf:gray16-depth).
+ *
  * The picture size must be a multiple of 8 (as in H.266) and must match the
  * parameters, as must the chroma format and bit depth; invalid or
  * inconsistent parameters stop the stream with an error, nothing is filtered
@@ -63,8 +66,8 @@
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vvc_alf_debug);
 #define GST_CAT_DEFAULT gst_vk_vvc_alf_debug
 
-#define FORMATS "GRAY8, I420, I420_10LE, I420_12LE, Y42B, I422_10LE, I422_12LE, " \
-    "Y444, Y444_10LE, Y444_12LE"
+#define FORMATS "GRAY8, GRAY16_LE, I420, I420_10LE, I420_12LE, Y42B, I422_10LE, " \
+    "I422_12LE, Y444, Y444_10LE, Y444_12LE"
 #define FORMATS_8BIT "GRAY8, I420, Y42B, Y444"
 #define SIZE_CAPS ", width = (int) [ 8, 16384 ], height = (int) [ 8, 16384 ], " \
     "framerate = (fraction) [ 0, max ]"
@@ -82,56 +85,25 @@ enum
   PROP_CR,
   PROP_CC_CB,
   PROP_CC_CR,
+  PROP_GRAY16_DEPTH,
 };
-
-namespace {
-
-typedef enum
-{
-  PARAMS_SOURCE_AUTO,
-  PARAMS_SOURCE_META,
-  PARAMS_SOURCE_FILE,
-  PARAMS_SOURCE_SYNTHETIC,
-} ParamsSource;
-
-#define GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE (params_source_get_type ())
-static GType
-params_source_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {PARAMS_SOURCE_AUTO, "The buffer's GstVvcAlfMeta if it has one, else "
-          "params-location if set, else synthetic", "auto"},
-    {PARAMS_SOURCE_META, "GstVvcAlfMeta on every buffer (error without)", "meta"},
-    {PARAMS_SOURCE_FILE, "vvc-alf-params JSON file(s) at params-location", "file"},
-    {PARAMS_SOURCE_SYNTHETIC, "Synthetic parameters from the ctb-size, "
-          "fixed-filter-set and component properties", "synthetic"},
-    {0, NULL, NULL},
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstVkVvcAlfParamsSource", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-} // namespace
 
 struct _GstVkVvcAlf
 {
   GpcVkFilter parent;
 
   /* properties */
-  ParamsSource params_source;
+  GpcAlfParamsSource params_source;
   gchar *params_location;
   guint params_first_index;
   guint ctb_size;
   gint fixed_filter_set;
   gboolean enable[5];           /* luma, cb, cr, cc-cb, cc-cr */
+  guint gray16_depth;
 
   gpc::VkAlfKernel * kernel;
   GstVvcAlfChromaFormat chroma_format;
-  guint bit_depth;
+  guint bit_depth;              /* 0: GRAY16_LE, the parameters say */
 
   gpc::VvcAlfParams * synth;    /* built at set_info, or NULL */
   gchar *synth_error;
@@ -155,10 +127,10 @@ build_synthetic (GstVkVvcAlf * self, const GstVideoInfo * info)
   cfg.width = GST_VIDEO_INFO_WIDTH (info);
   cfg.height = GST_VIDEO_INFO_HEIGHT (info);
   cfg.chroma_format = self->chroma_format;
-  cfg.bit_depth = self->bit_depth;
   /* Properties are set from other threads (READY only, but unordered
    * with this one without the lock). */
   GST_OBJECT_LOCK (self);
+  cfg.bit_depth = self->bit_depth ? self->bit_depth : self->gray16_depth;
   cfg.ctb_size = self->ctb_size;
   cfg.y = self->enable[0] && self->fixed_filter_set >= 0;
   cfg.fixed_set = self->fixed_filter_set >= 0 ? self->fixed_filter_set : 0;
@@ -186,61 +158,19 @@ static gboolean
 resolve_params (GstVkVvcAlf * self, GstBuffer * buf, gpc::VvcAlfParams & storage,
     const gpc::VvcAlfParams ** params)
 {
-  std::string err;
-  const GstVideoInfo *info = &GPC_VK_FILTER (self)->in_info;
-  GstVvcAlfMeta *meta = gst_buffer_get_vvc_alf_meta (buf);
+  std::string err, path;
+  const char *what;
   GST_OBJECT_LOCK (self);
-  ParamsSource src = self->params_source;
   gchar *location = g_strdup (self->params_location);
-  const guint first_index = self->params_first_index;
+  gpc::AlfParamsRequest r = { self->params_source, location,
+    self->params_first_index + self->picture_index, gst_buffer_get_vvc_alf_meta (buf),
+    self->synth, self->synth_error };
   GST_OBJECT_UNLOCK (self);
-  if (src == PARAMS_SOURCE_AUTO)
-    src = meta ? PARAMS_SOURCE_META : location ? PARAMS_SOURCE_FILE : PARAMS_SOURCE_SYNTHETIC;
-  const char *what = "synthetic parameters";
-  gchar *path = NULL;
-
-  switch (src) {
-    case PARAMS_SOURCE_META:
-      what = "GstVvcAlfMeta";
-      if (!meta) {
-        err = "the buffer has no GstVvcAlfMeta";
-        break;
-      }
-      if (gpc::vvc_alf_params_from_meta (*meta, storage, err))
-        *params = &storage;
-      break;
-    case PARAMS_SOURCE_FILE:
-      what = "vvc-alf-params file";
-      if (!location) {
-        err = "params-location is not set";
-        break;
-      }
-      gboolean bad, pattern;
-      pattern = gpc::alf_location_is_pattern (location, &bad);
-      if (bad) {
-        err = std::string ("params-location \"") + location +
-            "\" must hold at most one integer conversion (like %05d); write %% for a literal %";
-        break;
-      }
-      if (pattern)
-        path = g_strdup_printf (location, (int) (first_index + self->picture_index));
-      else
-        path = g_strdup (location);
-      if (gpc::vvc_alf_params_from_json_file (path, storage, err))
-        *params = &storage;
-      else
-        err = std::string (path) + ": " + err;
-      break;
-    default:
-      if (self->synth)
-        *params = self->synth;
-      else
-        err = self->synth_error ? self->synth_error : "not built";
-      break;
-  }
+  *params = gpc::alf_params_for (r, storage, &what, &path, err);
   g_free (location);
   if (*params) {
-    err = gpc::alf_params_mismatch ((*params)->pic, info, self->chroma_format, self->bit_depth);
+    err = gpc::alf_params_mismatch ((*params)->pic, &GPC_VK_FILTER (self)->in_info,
+        self->chroma_format, self->bit_depth);
     if (!err.empty ())
       *params = nullptr;
   }
@@ -248,12 +178,10 @@ resolve_params (GstVkVvcAlf * self, GstBuffer * buf, gpc::VvcAlfParams & storage
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Invalid ALF parameters (%s) for picture %" G_GUINT64_FORMAT, what,
             self->picture_index), ("%s", err.c_str ()));
-    g_free (path);
     return FALSE;
   }
-  if (path)
-    GST_LOG_OBJECT (self, "picture %" G_GUINT64_FORMAT ": %s", self->picture_index, path);
-  g_free (path);
+  if (!path.empty ())
+    GST_LOG_OBJECT (self, "picture %" G_GUINT64_FORMAT ": %s", self->picture_index, path.c_str ());
   return TRUE;
 }
 
@@ -427,7 +355,7 @@ gst_vk_vvc_alf_set_property (GObject * object, guint prop_id, const GValue * val
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_PARAMS_SOURCE:
-      self->params_source = (ParamsSource) g_value_get_enum (value);
+      self->params_source = (GpcAlfParamsSource) g_value_get_enum (value);
       break;
     case PROP_PARAMS_LOCATION:
       g_free (self->params_location);
@@ -448,6 +376,9 @@ gst_vk_vvc_alf_set_property (GObject * object, guint prop_id, const GValue * val
     case PROP_CC_CB:
     case PROP_CC_CR:
       self->enable[prop_id - PROP_LUMA] = g_value_get_boolean (value);
+      break;
+    case PROP_GRAY16_DEPTH:
+      self->gray16_depth = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -486,6 +417,9 @@ gst_vk_vvc_alf_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_CC_CR:
       g_value_set_boolean (value, self->enable[prop_id - PROP_LUMA]);
       break;
+    case PROP_GRAY16_DEPTH:
+      g_value_set_uint (value, self->gray16_depth);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -504,8 +438,9 @@ gst_vk_vvc_alf_finalize (GObject * object)
 static void
 gst_vk_vvc_alf_init (GstVkVvcAlf * self)
 {
-  self->params_source = PARAMS_SOURCE_AUTO;
+  self->params_source = GPC_ALF_PARAMS_AUTO;
   self->ctb_size = 128;
+  self->gray16_depth = 10;
   self->fixed_filter_set = 0;
   for (gboolean & e : self->enable)
     e = TRUE;
@@ -530,7 +465,7 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
   g_object_class_install_property (gobject_class, PROP_PARAMS_SOURCE,
       g_param_spec_enum ("params-source", "Parameters source",
           "Where each picture's ALF parameters come from",
-          GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE, PARAMS_SOURCE_AUTO, rw));
+          GPC_TYPE_ALF_PARAMS_SOURCE, GPC_ALF_PARAMS_AUTO, rw));
   g_object_class_install_property (gobject_class, PROP_PARAMS_LOCATION,
       g_param_spec_string ("params-location", "Parameters location",
           "vvc-alf-params JSON file used for every picture, or a printf-style "
@@ -559,6 +494,10 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
   for (int k = 0; k < 5; k++)
     g_object_class_install_property (gobject_class, PROP_LUMA + k,
         g_param_spec_boolean (enable_names[k], enable_names[k], blurbs[k], TRUE, rw));
+  g_object_class_install_property (gobject_class, PROP_GRAY16_DEPTH,
+      g_param_spec_uint ("gray16-depth", "GRAY16_LE bit depth",
+          "Synthetic parameters: the bit depth of GRAY16_LE pictures (4:0:0 in "
+          "16-bit words; parameters from metas and files give their own)", 9, 12, 10, rw));
 
   GstCaps *sink = gst_caps_from_string (
       "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "), format = (string) { "
@@ -591,5 +530,5 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
   filter_class->record = gst_vk_vvc_alf_record;
   filter_class->abandoned = gst_vk_vvc_alf_abandoned;
 
-  gst_type_mark_as_plugin_api (GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GPC_TYPE_ALF_PARAMS_SOURCE, (GstPluginAPIFlags) 0);
 }

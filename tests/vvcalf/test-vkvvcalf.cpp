@@ -41,13 +41,13 @@ extern "C" {
 
 using namespace vvcalf_test;
 
-/* The raw format holding a picture of this chroma format and depth
- * (GStreamer 1.22 has 4:0:0 at 8 bits only). */
+/* The raw format holding a picture of this chroma format and depth. */
 static const char *
 format_name (int chroma_format, int depth)
 {
   static const char *names[4][3] = {
-    {"GRAY8", NULL, NULL},
+    /* 4:0:0 at 10 and 12 bits: 16-bit words, the depth from the parameters */
+    {"GRAY8", "GRAY16_LE", "GRAY16_LE"},
     {"I420", "I420_10LE", "I420_12LE"},
     {"Y42B", "I422_10LE", "I422_12LE"},
     {"Y444", "Y444_10LE", "Y444_12LE"},
@@ -144,8 +144,6 @@ static void
 make_case (gpc_test::Rng &rng, Case &c, const RandomLimits &lim)
 {
   random_info (rng, c.info, lim);
-  if (c.info.chroma_format == GST_VVC_ALF_CHROMA_400)
-    c.info.bit_depth = 8;
   /* Chroma filters without clipping (the shader's no-clip path) are rare
    * in random APSs: make some. */
   if (rng.chance (30))
@@ -317,8 +315,9 @@ GST_START_TEST (every_format)
 GST_END_TEST;
 
 /* The kernel alone (what the element dispatches), for what no GStreamer
- * 1.22 format carries: 4:0:0 at 10 and 12 bits, 8-bit samples at any depth
- * layout, odd plane offsets and strides; all formats and depths at random. */
+ * 1.22 format carries: 8-bit samples at any depth layout, odd plane offsets
+ * and strides; 4:0:0 at 10 and 12 bits and all formats and depths at
+ * random. */
 GST_START_TEST (kernel_all_layouts)
 {
   gpc_test::Rng rng = gpc_test::rng ("kernel");
@@ -619,7 +618,7 @@ GST_START_TEST (synthetic_properties)
   for (int i = 0; i < 6; i++) {
     gpc::VvcAlfSyntheticConfig cfg;
     const int cf = (int) rng.range (0, 3);
-    const int depth = cf == 0 ? 8 : 8 + 2 * (int) rng.range (0, 2);
+    const int depth = 8 + 2 * (int) rng.range (0, 2);
     cfg.width = 8 * (unsigned) rng.range (1, 30);
     cfg.height = 8 * (unsigned) rng.range (1, 20);
     cfg.chroma_format = (GstVvcAlfChromaFormat) cf;
@@ -648,7 +647,8 @@ GST_START_TEST (synthetic_properties)
     GstHarness *h = gst_harness_new ("vkvvcalf");
     GstElement *e = gst_harness_find_element (h, "vkvvcalf");
     g_object_set (e, "params-source", 3, "ctb-size", cfg.ctb_size, "fixed-filter-set", fixed,
-        "luma", en[0], "cb", en[1], "cr", en[2], "cc-cb", en[3], "cc-cr", en[4], NULL);
+        "luma", en[0], "cb", en[1], "cr", en[2], "cc-cb", en[3], "cc-cr", en[4],
+        "gray16-depth", depth > 8 ? depth : 10, NULL);
     gst_object_unref (e);
     /* run_cases attaches no meta when the info is empty */
     run_cases (h, cases, NULL, NULL);
