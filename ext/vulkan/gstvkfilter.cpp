@@ -37,61 +37,22 @@ gpc_vk_filter_download_target (GpcVkFilter * self, gpc::PendingFrame * f, GError
   return (GstVulkanBufferMemory *) mem;
 }
 
-/* More lent downloads than this (beyond the pictures in flight) would grow
- * our host memory without bound behind a deep queue downstream. */
-static const guint kMaxLent = 16;
-
-/* `picture` (one host-visible memory laid out as `info`) copied into `out`,
- * laid out as its GstVideoMeta says (or as `info`). */
-static gboolean
-copy_picture (GstMemory * picture, const GstVideoInfo * info, GstBuffer * out)
-{
-  GstBuffer *src = gst_buffer_new ();
-  gst_buffer_append_memory (src, gst_memory_ref (picture));
-  GstVideoFrame s, d;
-  gboolean ok = FALSE;
-  if (gst_video_frame_map (&s, info, src, GST_MAP_READ)) {
-    if (gst_video_frame_map (&d, info, out, GST_MAP_WRITE)) {
-      ok = gst_video_frame_copy (&d, &s);
-      gst_video_frame_unmap (&d);
-    }
-    gst_video_frame_unmap (&s);
-  }
-  gst_buffer_unref (src);
-  return ok;
-}
-
-/* The downloaded picture of `f` as a system-memory buffer: the download
- * itself, or a copy in a buffer of the negotiated pool. */
+/* The downloaded picture of `f` as a system-memory buffer. */
 static GstBuffer *
 download (GpcVkFilter * self, gpc::PendingFrame & f, GstFlowReturn * ret)
 {
-  GstMemory *picture = gst_buffer_peek_memory (f.staging, 0);
-  GstBuffer *out = NULL;
-  if (self->lend_downloads && self->io->outputs ().in_use (gpc::VkMemKind::HostRead)
-      <= kMaxLent + self->pending->size () + 1) {
-    out = gst_buffer_new ();
-    gst_buffer_append_memory (out, gst_memory_ref (picture));
-  } else {
-    GstBufferPool *pool = gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
-    *ret = GST_FLOW_ERROR;
-    if (pool && (gst_buffer_pool_is_active (pool) || gst_buffer_pool_set_active (pool, TRUE)))
-      *ret = gst_buffer_pool_acquire_buffer (pool, &out, NULL);
-    if (pool)
-      gst_object_unref (pool);
-    if (*ret != GST_FLOW_OK) {
-      if (*ret != GST_FLOW_FLUSHING)
-        GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("No output buffer from the pool"),
-            ("%s", gst_flow_get_name (*ret)));
-      return NULL;
-    }
-    if (!copy_picture (picture, &self->out_info, out)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Cannot read the output of %s",
-              GPC_VK_FILTER_GET_CLASS (self)->kernel), (NULL));
-      gst_buffer_unref (out);
-      *ret = GST_FLOW_ERROR;
-      return NULL;
-    }
+  GstBufferPool *pool = gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
+  GstBuffer *out;
+  /* The picture of `f` counts as in flight. */
+  *ret = self->host->output (gst_buffer_peek_memory (f.staging, 0), &self->out_info, pool,
+      self->io->outputs ().in_use (gpc::VkMemKind::HostRead), self->pending->size () + 1, &out);
+  if (pool)
+    gst_object_unref (pool);
+  if (*ret != GST_FLOW_OK) {
+    if (*ret != GST_FLOW_FLUSHING)
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot output the picture of %s",
+              GPC_VK_FILTER_GET_CLASS (self)->kernel), ("%s", gst_flow_get_name (*ret)));
+    return NULL;
   }
   gst_buffer_copy_into (out, f.in, (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS |
           GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
@@ -355,36 +316,22 @@ gpc_vk_filter_propose_allocation (GstBaseTransform * trans, GstQuery * decide_qu
 {
   GpcVkFilter *self = GPC_VK_FILTER (trans);
   GstCaps *caps;
-  gboolean need_pool;
-  GstVideoInfo info;
-
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  if (!need_pool || !caps || output_of (caps) != GPC_VK_OUTPUT_SYSTEM
-      || !gst_video_info_from_caps (&info, caps))
-    return TRUE;
-  /* A picture is uploaded as it is recorded and held until it is done. */
-  const guint min = self->state->frames_in_flight () + 1;
-  GstBufferPool *pool = gst_video_buffer_pool_new ();
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info), min, 0);
-  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (gst_buffer_pool_set_config (pool, config))
-    gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), min, 0);
-  gst_object_unref (pool);
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps && output_of (caps) == GPC_VK_OUTPUT_SYSTEM)
+    /* A picture is uploaded as it is recorded and held until it is done. */
+    gpc::HostOutput::propose (query, self->state->frames_in_flight () + 1);
+  else
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   return TRUE;
 }
 
 /* Vulkan output is in memories of ours (1.22's pools make neither storage
- * buffers nor images). System output goes into downstream's pool where it
- * offers one, laid out as that pool likes where downstream reads
- * GstVideoMeta; without one, the downloads themselves are pushed. */
+ * buffers nor images); system output as gpc::HostOutput says. */
 static gboolean
 gpc_vk_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GpcVkFilter *self = GPC_VK_FILTER (trans);
   GstCaps *caps;
-  GstBufferPool *pool = NULL;
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || output_of (caps) != GPC_VK_OUTPUT_SYSTEM) {
@@ -392,28 +339,9 @@ gpc_vk_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
       gst_query_remove_nth_allocation_pool (query, 0);
     return TRUE;
   }
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
-  self->lend_downloads = pool == NULL;
-  if (!pool) {
-    /* Ours, for when too many downloads are lent. */
-    GstVideoInfo info;
-    if (!gst_video_info_from_caps (&info, caps))
-      return FALSE;
-    pool = gst_video_buffer_pool_new ();
-    gst_query_add_allocation_pool (query, pool, GST_VIDEO_INFO_SIZE (&info), 0, 0);
-  }
-  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL)
-      && gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META)) {
-    GstStructure *config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-    gst_buffer_pool_set_config (pool, config);
-  }
-  GST_DEBUG_OBJECT (self, "system memory output into %" GST_PTR_FORMAT "%s", pool,
-      self->lend_downloads ? " when downloads cannot be lent" : "");
-  gst_object_unref (pool);
-  /* GstBaseTransform sets the pool's caps, size and allocator. */
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
+  /* GstBaseTransform then sets the pool's caps, size and allocator. */
+  return self->host->decide (query)
+      && GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans, query);
 }
 
 static gboolean
@@ -551,6 +479,7 @@ gpc_vk_filter_finalize (GObject * object)
   GpcVkFilter *self = GPC_VK_FILTER (object);
   delete self->pending;
   delete self->state;
+  delete self->host;
   gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -562,6 +491,7 @@ gpc_vk_filter_init (GpcVkFilter * self)
   gst_video_info_init (&self->in_info);
   gst_video_info_init (&self->out_info);
   self->state = new gpc::FilterState ();
+  self->host = new gpc::HostOutput ();
   /* A filter that makes pictures drops those that would be late anyway, as
    * videoconvert does; analysers turn this off. */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);

@@ -25,6 +25,7 @@
 #include "pendingframes.h"
 #include "vkfilter.h"
 #include "vkframeio.h"
+#include "vkhostoutput.h"
 
 G_BEGIN_DECLS
 
@@ -64,7 +65,7 @@ struct _GpcVkFilter {
   /*< private >*/
   gpc::FilterState *state;
   gpc::PendingFrames *pending;
-  gboolean lend_downloads;      /* system output without a pool of downstream's */
+  gpc::HostOutput *host;        /* system-memory output */
 };
 
 struct _GpcVkFilterClass {
