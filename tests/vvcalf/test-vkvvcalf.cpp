@@ -140,6 +140,18 @@ struct Case {
 
 } // namespace
 
+/* Random input of `depth` bits for the parameters of `c`, the reference's
+ * output and the caps. */
+static void
+random_picture (gpc_test::Rng &rng, Case &c, int depth)
+{
+  c.in.alloc (c.params.pic);
+  random_content (rng, c.in, depth);
+  c.want.alloc (c.params.pic);
+  apply (c.params, c.in, c.want);
+  video_info_for (c.params.pic, &c.vinfo);
+}
+
 static void
 make_case (gpc_test::Rng &rng, Case &c, const RandomLimits &lim)
 {
@@ -151,11 +163,7 @@ make_case (gpc_test::Rng &rng, Case &c, const RandomLimits &lim)
       memset (a.chroma_clip_idx, 0, sizeof (a.chroma_clip_idx));
   std::string err;
   fail_unless (gpc::vvc_alf_params_from_info (c.info, c.params, err), "%s", err.c_str ());
-  c.in.alloc (c.params.pic);
-  random_content (rng, c.in, c.params.pic.bit_depth);
-  c.want.alloc (c.params.pic);
-  apply (c.params, c.in, c.want);
-  video_info_for (c.params.pic, &c.vinfo);
+  random_picture (rng, c, c.params.pic.bit_depth);
 }
 
 static std::string
@@ -275,7 +283,8 @@ GST_START_TEST (random_system_memory)
 }
 GST_END_TEST;
 
-/* Per format, several pictures of one size (parameters differ). */
+/* Per format, several pictures of each CTB size (parameters differ), in one
+ * harness per format (its kernel is built once). */
 GST_START_TEST (every_format)
 {
   gpc_test::Rng rng = gpc_test::rng ("formats");
@@ -283,31 +292,27 @@ GST_START_TEST (every_format)
     for (int depth = 8; depth <= 12; depth += 2) {
       if (!format_name (cf, depth))
         continue;
-      for (unsigned ctb : {32u, 64u, 128u}) {
-        std::vector<Case> cases (3);
+      std::vector<Case> cases (9);
+      for (size_t i = 0; i < cases.size (); i++) {
+        Case &c = cases[i];
+        const unsigned ctb = 32u << (i / 3);
         RandomLimits lim;
         lim.max_width = 192;
         lim.max_height = 144;
-        for (Case &c : cases) {
-          for (;;) {
-            gst_vvc_alf_info_clear (&c.info);
-            random_info (rng, c.info, lim);
-            if (c.info.ctb_size == ctb && (int) c.info.chroma_format == cf)
-              break;
-          }
-          c.info.bit_depth = depth;
-          std::string err;
-          fail_unless (gpc::vvc_alf_params_from_info (c.info, c.params, err), "%s", err.c_str ());
-          c.in.alloc (c.params.pic);
-          random_content (rng, c.in, depth);
-          c.want.alloc (c.params.pic);
-          apply (c.params, c.in, c.want);
-          video_info_for (c.params.pic, &c.vinfo);
+        for (;;) {
+          gst_vvc_alf_info_clear (&c.info);
+          random_info (rng, c.info, lim);
+          if (c.info.ctb_size == ctb && (int) c.info.chroma_format == cf)
+            break;
         }
-        GstHarness *h = gst_harness_new ("vkvvcalf");
-        run_cases (h, cases, NULL, NULL);
-        gst_harness_teardown (h);
+        c.info.bit_depth = depth;
+        std::string err;
+        fail_unless (gpc::vvc_alf_params_from_info (c.info, c.params, err), "%s", err.c_str ());
+        random_picture (rng, c, depth);
       }
+      GstHarness *h = gst_harness_new ("vkvvcalf");
+      run_cases (h, cases, NULL, NULL);
+      gst_harness_teardown (h);
     }
   }
   gpc_vk_test_check_validation ();
@@ -638,11 +643,7 @@ GST_START_TEST (synthetic_properties)
     for (Case &c : cases) {
       std::string err;
       fail_unless (gpc::vvc_alf_build_synthetic (cfg, c.params, err), "%s", err.c_str ());
-      c.in.alloc (c.params.pic);
-      random_content (rng, c.in, depth);
-      c.want.alloc (c.params.pic);
-      apply (c.params, c.in, c.want);
-      video_info_for (c.params.pic, &c.vinfo);
+      random_picture (rng, c, depth);
     }
     GstHarness *h = gst_harness_new ("vkvvcalf");
     GstElement *e = gst_harness_find_element (h, "vkvvcalf");
