@@ -19,7 +19,8 @@
  * run the element, which always decodes with the defaults.
  *
  *   bench-vkproresdec [--frames N] [--cpu-frames N] [--in-flight K] [--batch B]
- *       [--paths fused,split] [--wg W] [--spread 0|1] [--vld-wg W] [--idct-wg W] clip.mov ...
+ *       [--paths fused,split] [--wg W] [--spread 0|1] [--vld-wg W] [--idct-wg W]
+ *       [--copy-threads N] clip.mov ...
  * Without clips: $GPC_PRORES_CLIPS (or ./prores-clips)/hq_1080p.mov and
  * hq_2160p.mov when present.
  */
@@ -316,10 +317,10 @@ time_kernel (GstVulkanDevice *device, VkExec *exec, VkProResKernel *kernel, VkGp
 /* The element's host work per frame before submission: parse, records and
  * the upload written into mapped host-visible memory (threaded copy). */
 static void
-time_host (GstVulkanDevice *device, const Clip &c, uint32_t depth)
+time_host (GstVulkanDevice *device, const Clip &c, uint32_t depth, unsigned copy_threads)
 {
   GError *err = NULL;
-  ParallelCopy copier (ParallelCopy::default_workers ());
+  ParallelCopy copier (copy_threads);
   size_t max = 0;
   for (auto &f : c.frames)
     max = std::max (max, VkProResKernel::upload_size (
@@ -345,7 +346,7 @@ time_host (GstVulkanDevice *device, const Clip &c, uint32_t depth)
   gst_memory_unmap (staging, &map);
   gst_memory_unref (staging);
   printf ("  host work per frame (parse, records, upload copy with %u helper threads): %.1f us\n",
-      ParallelCopy::default_workers (), us);
+      copy_threads, us);
 }
 
 /* --------------------------------------------------------------- pipelines */
@@ -456,6 +457,8 @@ main (int argc, char **argv)
   unsigned n_frames = 2000, cpu_frames = 240, in_flight = 32, batch = 16; /* the element's defaults */
   VkProResKernel::Options layout;
   std::vector<std::string> paths;
+  /* Helper threads of the host timing's upload copy (the element's count). */
+  unsigned copy_threads = ParallelCopy::default_workers ();
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--frames") && i + 1 < argc)
       n_frames = atoi (argv[++i]);
@@ -475,6 +478,8 @@ main (int argc, char **argv)
       layout.vld_wg = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--idct-wg") && i + 1 < argc)
       layout.idct_wg = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--copy-threads") && i + 1 < argc)
+      copy_threads = atoi (argv[++i]);
     else
       paths.push_back (argv[i]);
   }
@@ -544,7 +549,7 @@ main (int argc, char **argv)
         c.header.width, c.header.height, c.fourcc.c_str (), c.variant.c_str (),
         c.header.is_444 () ? "4:4:4" : "4:2:2", c.header.alpha_bits () ? " + alpha" : "",
         c.frames.size (), bytes / (double) c.frames.size () / 1e6);
-    time_host (device, c, depth);
+    time_host (device, c, depth, copy_threads);
 
     /* Per path: the kernel alone; then the element, on its own path. */
     for (const std::string &path : path_list) {

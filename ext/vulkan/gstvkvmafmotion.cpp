@@ -30,27 +30,13 @@
 
 #include "gstvkvmafmotion.h"
 
-#include <gst/base/gstbasetransform.h>
-#include <gst/video/video.h>
-#include "compute/gpcvk.h"
-
-#include <algorithm>
-#include <deque>
 #include <string>
 
-#include "compute/gpcvkbuffer.h"
-#include "compute/gpcvkcontext.h"
-#include "compute/gpcvkexec.h"
-#include "compute/gpcvkkernel.h"
-#include "compute/gpcvkplane.h"
-#include "vkmotionkernel.h"
+#include "gstvkfilter.h"
 #include "gstvmafmotionmeta.h"
+#include "vkmotionkernel.h"
 #include "vmaf-motion-layout.h"
-#include "vmaf-motion-log.h"
-#include "vmaf-motion-scorer.h"
-#include "pendingframes.h"
-#include "vkfilter.h"
-#include "pushpending.h"
+#include "vkmotionresults.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_motion_debug);
 #define GST_CAT_DEFAULT gst_vk_vmaf_motion_debug
@@ -61,7 +47,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_motion_debug);
 enum
 {
   PROP_0,
-  PROP_DEVICE_INDEX,
   PROP_FORCE_ZERO,
   PROP_BLEND_FACTOR,
   PROP_BLEND_OFFSET,
@@ -71,7 +56,6 @@ enum
   PROP_MOVING_AVERAGE,
   PROP_RESULTS_LOCATION,
   PROP_RESULTS_FORMAT,
-  PROP_FRAMES_IN_FLIGHT,
   PROP_POST_MESSAGES,
 };
 
@@ -103,27 +87,12 @@ results_format_get_type (void)
 }
 
 /* A frame submitted to the GPU, waiting for its SAD. */
-struct PendingFrame
-{
-  GstBuffer *buffer;
-  GstVulkanFence *fence;
-  guint32 slot;
-  gboolean has_sad;
-};
-
-/* Timing of a frame whose motion2/motion3 are not known yet. */
-struct FrameTime
-{
-  guint64 index;
-  GstClockTime pts;
-  GstClockTime running_time;
-};
 
 } // namespace
 
 struct _GstVkVmafMotion
 {
-  GstBaseTransform parent;
+  GpcVkFilter parent;
 
   /* properties */
   gpc::MotionOptions opts;
@@ -131,33 +100,17 @@ struct _GstVkVmafMotion
   ResultsFormat results_format;
   gint post_messages;           /* atomic: mutable while playing */
 
-  GpcVkContext vk;
-  gpc::VkExec *exec;
   gpc::VkMotionKernel *kernel;
-  gpc::VkBufferCache *device_cache;
-  gpc::VkBufferCache *staging_cache;
   GstMemory *results;           /* N_SLOTS x (lo, hi) */
-
-  GstVideoInfo info;
   gpc::LumaLayout layout;
-  gboolean have_info;
-  gpc::FilterState *state;      /* what other threads read: FilterState */
 
-  gpc::MotionScorer *scorer;
-  gpc::MotionLogWriter *log;
-  gchar *log_location;          /* results-location at start: streaming reads this copy */
-  ResultsFormat log_format;
+  gpc::MotionResults *res;
   gpc::StoragePlane history[2]; /* previous frame, the one before */
   guint64 submitted;            /* frames submitted since the history began */
-  guint64 index_base;           /* global index of the history's frame 0 */
-  guint64 frames_total;
-  gint64 start_time;
-  std::deque<PendingFrame> *pending;
-  std::deque<FrameTime> *times;
 };
 
 #define gst_vk_vmaf_motion_parent_class parent_class
-G_DEFINE_TYPE (GstVkVmafMotion, gst_vk_vmaf_motion, GST_TYPE_BASE_TRANSFORM);
+G_DEFINE_TYPE (GstVkVmafMotion, gst_vk_vmaf_motion, GPC_TYPE_VK_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (vkvmafmotion, "vkvmafmotion", GST_RANK_NONE,
     GST_TYPE_VK_VMAF_MOTION);
 
@@ -185,105 +138,14 @@ build_template_caps (void)
   return gst_caps_from_string (s.c_str ());
 }
 
-/* ---------------------------------------------------------------- results */
-
-static void
-post_frame_message (GstVkVmafMotion * self, GstBuffer * buf, guint64 index,
-    guint64 sad, gboolean has_sad, double motion, GstClockTime rt)
-{
-  if (!g_atomic_int_get (&self->post_messages))
-    return;
-  GstStructure *s = gst_structure_new ("vkvmafmotion",
-      "index", G_TYPE_UINT64, index,
-      "pts", G_TYPE_UINT64, GST_BUFFER_PTS (buf),
-      "running-time", G_TYPE_UINT64, rt,
-      "has-sad", G_TYPE_BOOLEAN, has_sad,
-      "sad", G_TYPE_UINT64, sad,
-      "motion", G_TYPE_DOUBLE, motion, NULL);
-  gst_element_post_message (GST_ELEMENT_CAST (self),
-      gst_message_new_element (GST_OBJECT_CAST (self), s));
-}
-
-/* Posts and logs frames whose motion2/motion3 became known. */
-static void
-publish_done (GstVkVmafMotion * self,
-    const std::vector < gpc::MotionFrameResult > &done)
-{
-  for (const gpc::MotionFrameResult & r : done) {
-    gpc::MotionFrameResult g = r;
-    g.index = self->index_base + r.index;
-    FrameTime t = { g.index, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE };
-    while (!self->times->empty () && self->times->front ().index <= g.index) {
-      if (self->times->front ().index == g.index)
-        t = self->times->front ();
-      self->times->pop_front ();
-    }
-    if (self->log->is_open ())
-      self->log->frame (g);
-    if (g_atomic_int_get (&self->post_messages)) {
-      GstStructure *s = gst_structure_new ("vkvmafmotion-scores",
-          "index", G_TYPE_UINT64, g.index,
-          "pts", G_TYPE_UINT64, t.pts,
-          "running-time", G_TYPE_UINT64, t.running_time,
-          "motion", G_TYPE_DOUBLE, g.motion,
-          "motion2", G_TYPE_DOUBLE, g.motion2,
-          "motion3", G_TYPE_DOUBLE, g.motion3, NULL);
-      gst_element_post_message (GST_ELEMENT_CAST (self),
-          gst_message_new_element (GST_OBJECT_CAST (self), s));
-    }
-  }
-}
-
 /* Ends the current motion history: every frame's motion2/motion3 is final. */
 static void
 finish_history (GstVkVmafMotion * self)
 {
-  std::vector < gpc::MotionFrameResult > done;
-  self->scorer->finish (done);
-  publish_done (self, done);
-  self->index_base += self->scorer->frames_seen ();
-  self->scorer->reset (false);
-  self->times->clear ();
+  self->res->finish_history (g_atomic_int_get (&self->post_messages));
   for (gpc::StoragePlane & r : self->history)
     r.clear ();
   self->submitted = 0;
-}
-
-static void
-post_summary (GstVkVmafMotion * self)
-{
-  static const char *names[3] = { "integer_motion", "integer_motion2",
-    "integer_motion3"
-  };
-  GstStructure *s = gst_structure_new ("vkvmafmotion-summary",
-      "frames", G_TYPE_UINT64, self->frames_total, NULL);
-  for (int k = 0; k < 3; k++) {
-    const gpc::MotionPool & p = self->scorer->pool (k);
-    GstStructure *m = gst_structure_new (names[k],
-        "min", G_TYPE_DOUBLE, p.min, "max", G_TYPE_DOUBLE, p.max,
-        "mean", G_TYPE_DOUBLE, p.mean (),
-        "harmonic-mean", G_TYPE_DOUBLE, p.harmonic_mean (), NULL);
-    gst_structure_set (s, names[k], GST_TYPE_STRUCTURE, m, NULL);
-    gst_structure_free (m);
-  }
-  gst_element_post_message (GST_ELEMENT_CAST (self),
-      gst_message_new_element (GST_OBJECT_CAST (self), s));
-}
-
-static gboolean
-close_log (GstVkVmafMotion * self)
-{
-  if (!self->log->is_open ())
-    return TRUE;
-  double secs = (g_get_monotonic_time () - self->start_time) / 1e6;
-  double fps = secs > 0 ? self->frames_total / secs : 0;
-  if (!self->log->close (*self->scorer, fps)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-        ("Could not write the motion results to \"%s\"",
-            self->log_location), GST_ERROR_SYSTEM);
-    return FALSE;
-  }
-  return TRUE;
 }
 
 /* ----------------------------------------------------------- GPU frames */
@@ -302,405 +164,150 @@ read_sad (GstVkVmafMotion * self, guint32 slot)
   return sad;
 }
 
-/* Waits for the oldest pending frame and returns its buffer, results
- * attached; NULL with an element error posted when the GPU failed. */
+/* The frame, passed through, with its results: meta, messages, log. */
 static GstBuffer *
-complete_oldest (GstVkVmafMotion * self, GstFlowReturn * ret)
+gst_vk_vmaf_motion_finish (GpcVkFilter * filter, const gpc::PendingFrame * f, GstBuffer * buf)
 {
-  PendingFrame f = self->pending->front ();
-  self->pending->pop_front ();
-
-  if (!gpc::wait_fence_or_error (GST_ELEMENT (self), *self->exec, f.fence, "computing motion")) {
-    gst_vulkan_fence_unref (f.fence);
-    gst_buffer_unref (f.buffer);
-    *ret = GST_FLOW_ERROR;
-    return NULL;
-  }
-  gst_vulkan_fence_unref (f.fence);
-
-  guint64 sad = f.has_sad ? read_sad (self, f.slot) : 0;
-  std::vector < gpc::MotionFrameResult > done;
-  guint64 index = self->index_base + self->scorer->frames_seen ();
-  double motion = self->scorer->add_frame (sad, GST_VIDEO_INFO_WIDTH (&self->info),
-      GST_VIDEO_INFO_HEIGHT (&self->info), done);
-  self->frames_total++;
-
+  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (filter);
+  const gboolean has_sad = f->aux >= 0;
+  guint64 sad = has_sad ? read_sad (self, (guint32) f->aux) : 0;
   GstSegment *seg = &GST_BASE_TRANSFORM (self)->segment;
-  GstClockTime rt = gst_segment_to_running_time (seg, GST_FORMAT_TIME,
-      GST_BUFFER_PTS (f.buffer));
-  self->times->push_back ({index, GST_BUFFER_PTS (f.buffer), rt});
-
-  GstBuffer *out = gst_buffer_make_writable (f.buffer);
-  gst_buffer_add_vmaf_motion_meta (out, index, sad, f.has_sad, motion);
+  GstClockTime rt = gst_segment_to_running_time (seg, GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
+  guint64 index;
+  double motion = self->res->add_frame (buf, rt, sad, has_sad,
+      GST_VIDEO_INFO_WIDTH (&filter->in_info), GST_VIDEO_INFO_HEIGHT (&filter->in_info),
+      g_atomic_int_get (&self->post_messages), &index);
+  GstBuffer *out = gst_buffer_make_writable (buf);
+  gst_buffer_add_vmaf_motion_meta (out, index, sad, has_sad, motion);
   GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT " sad %" G_GUINT64_FORMAT
       " motion %f", index, sad, motion);
-  post_frame_message (self, out, index, sad, f.has_sad, motion, rt);
-  publish_done (self, done);
-  *ret = GST_FLOW_OK;
   return out;
 }
 
-/* Pushes every pending frame downstream, in order. */
-static GstFlowReturn
-drain (GstVkVmafMotion * self)
-{
-  return gpc::push_pending (GST_BASE_TRANSFORM_SRC_PAD (self), *self->pending,
-      [self] (GstFlowReturn * r) { return complete_oldest (self, r); });
-}
-
-/* Drops pending frames (flush): waits for the GPU, pushes nothing. */
-static void
-discard_pending (GstVkVmafMotion * self)
-{
-  while (!self->pending->empty ()) {
-    PendingFrame f = self->pending->front ();
-    self->pending->pop_front ();
-    gpc::wait_fence_or_error (GST_ELEMENT (self), *self->exec, f.fence, "computing motion");
-    gst_vulkan_fence_unref (f.fence);
-    gst_buffer_unref (f.buffer);
-  }
-}
-
-/* Records the commands that make frame `buf`'s luma plane readable by the
- * kernel (gpcvkplane: in place, copied on the GPU, or uploaded). */
+/* The SAD kernel against the frame 1 (or 2) before where the scorer needs
+ * it; this frame's luma joins the history. */
 static gboolean
-prepare_luma (GstVkVmafMotion * self, GstBuffer * buf, gpc::StoragePlane * out,
-    GError ** error)
+gst_vk_vmaf_motion_record (GpcVkFilter * filter, GstBuffer * buf, gpc::StoragePlane * planes,
+    gpc::PendingFrame * f, const char **stage, GError ** error)
 {
-  const guint w = GST_VIDEO_INFO_WIDTH (&self->info);
-  const guint h = GST_VIDEO_INFO_HEIGHT (&self->info);
-  const gsize row_bytes = gpc::luma_row_bytes (self->layout, w);
-  GstMemory *mem;
-  gsize offset;
-  gint stride;
-
-  if (!gpc::video_plane_location (buf, &self->info, self->layout.plane, &mem,
-          &offset, &stride)) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "the buffer has no luma plane");
-    return FALSE;
-  }
-  if (gst_is_vulkan_image_memory (mem) || gst_is_vulkan_buffer_memory (mem)) {
-    /* Images hold plain samples: R8, or R16 for 16-bit little-endian. */
-    const guint texel = self->layout.packing == gpc::LUMA_U8 ? 1 :
-        self->layout.packing == gpc::LUMA_U16LE ? 2 : 0;
-    return gpc::vk_plane_for_compute (self->exec, self->device_cache, buf, mem,
-        offset, stride, row_bytes, h, texel, out, error);
-  }
-
-  GstVideoFrame frame;
-  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READ)) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "could not map the input frame");
-    return FALSE;
-  }
-  gpc::HostPlane hp = {
-    (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&frame, self->layout.plane),
-    (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, self->layout.plane), row_bytes, h
-  };
-  gboolean ok = gpc::vk_upload_planes (self->exec, self->staging_cache,
-      self->device_cache, &hp, 1, out, error);
-  gst_video_frame_unmap (&frame);
-  return ok;
-}
-
-/* Records and submits one frame: luma preparation and, where the scorer
- * needs it, the SAD kernel against the frame 1 (or 2) before. */
-static GstFlowReturn
-submit_frame (GstVkVmafMotion * self, GstBuffer * buf)
-{
-  GError *error = NULL;
-  gpc::VkExec * exec = self->exec;
-  gpc::StoragePlane cur;
-  guint64 n = self->submitted;
-  guint32 slot = (guint32) (n % N_SLOTS);
-  const gpc::MotionOptions & o = self->scorer->options ();
-  gboolean need_sad = !o.force_zero && n >= o.min_index ();
-  GstVulkanFence *fence;
-
-  exec->collect ();
-  if (!exec->begin (&error))
-    goto gpu_error;
-  if (!prepare_luma (self, buf, &cur, &error)) {
-    /* the recording is dropped with the submission below */
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Cannot read this frame's luma"),
-        ("%s", error->message));
-    g_clear_error (&error);
-    fence = exec->submit (NULL);
-    if (fence)
-      gst_vulkan_fence_unref (fence);
-    gst_buffer_unref (buf);
-    return GST_FLOW_ERROR;
-  }
+  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (filter);
+  const guint64 n = self->submitted;
+  const guint32 slot = (guint32) (n % N_SLOTS);
+  const gpc::MotionOptions & o = self->res->options ();
+  const gboolean need_sad = !o.force_zero && n >= o.min_index ();
+  gpc::StoragePlane cur = planes[0];
+  planes[0].holder = NULL;
 
   if (need_sad) {
     const gpc::StoragePlane & prev = self->history[o.five_frame_window ? 1 : 0];
     gpc::MotionPlane p = { prev.mem, prev.offset, prev.stride };
     gpc::MotionPlane c = { cur.mem, cur.offset, cur.stride };
-    if (!self->kernel->record (exec, p, c, (GstVulkanBufferMemory *) self->results,
-            slot, GST_VIDEO_INFO_WIDTH (&self->info),
-            GST_VIDEO_INFO_HEIGHT (&self->info), self->layout, &error))
-      goto gpu_error_recording;
-    exec->keep (GST_MINI_OBJECT_CAST (prev.holder));
+    *stage = "dispatch";
+    if (!self->kernel->record (filter->exec, p, c, (GstVulkanBufferMemory *) self->results,
+            slot, GST_VIDEO_INFO_WIDTH (&filter->in_info),
+            GST_VIDEO_INFO_HEIGHT (&filter->in_info), self->layout, error)) {
+      cur.clear ();
+      return FALSE;
+    }
+    filter->exec->keep (GST_MINI_OBJECT_CAST (prev.holder));
   }
-
-  fence = exec->submit (&error);
-  if (!fence) {
-    cur.clear ();
-    goto gpu_error;
-  }
-
   self->history[1].clear ();
   self->history[1] = self->history[0];
   self->history[0] = cur;
   self->submitted++;
-  self->pending->push_back ({buf, fence, slot, need_sad});
-  return GST_FLOW_OK;
-
-gpu_error_recording:
-  cur.clear ();
-  fence = exec->submit (NULL);
-  if (fence)
-    gst_vulkan_fence_unref (fence);
-gpu_error:
-  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-      ("Failed to submit motion work to the Vulkan device"),
-      ("%s", error ? error->message : "unknown"));
-  g_clear_error (&error);
-  gst_buffer_unref (buf);
-  return GST_FLOW_ERROR;
+  f->out = gst_buffer_ref (buf);
+  f->aux = need_sad ? (gint64) slot : -1;
+  return TRUE;
 }
 
-/* ------------------------------------------------------ GstBaseTransform */
-
-static GstFlowReturn
-gst_vk_vmaf_motion_submit_input_buffer (GstBaseTransform * trans,
-    gboolean is_discont, GstBuffer * input)
+static void
+gst_vk_vmaf_motion_drained (GpcVkFilter * filter, GstEvent * event)
 {
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (trans);
-  if (!self->have_info) {
-    gst_buffer_unref (input);
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("received a buffer before caps"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  return submit_frame (self, input);
-}
-
-static GstFlowReturn
-gst_vk_vmaf_motion_generate_output (GstBaseTransform * trans,
-    GstBuffer ** outbuf)
-{
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (trans);
-  GstFlowReturn ret = GST_FLOW_OK;
-  *outbuf = NULL;
-  if (self->pending->empty ())
-    return GST_FLOW_OK;
-
-  /* Never wait for the frame just submitted unless the window is full:
-   * the GPU works on it while the next frame arrives. */
-  PendingFrame & oldest = self->pending->front ();
-  if (self->pending->size () > self->state->frames_in_flight ()
-      || gst_vulkan_fence_is_signaled (oldest.fence))
-    *outbuf = complete_oldest (self, &ret);
-  return ret;
-}
-
-static gboolean
-gst_vk_vmaf_motion_sink_event (GstBaseTransform * trans, GstEvent * event)
-{
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (trans);
-
+  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (filter);
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_STOP:
-      discard_pending (self);
       finish_history (self);
       break;
     case GST_EVENT_EOS:
-      drain (self);
       finish_history (self);
-      post_summary (self);
-      close_log (self);
+      self->res->post_summary ();
+      self->res->close_log ();
       break;
     default:
-      /* Serialized events must not overtake the frames we still hold. */
-      if (GST_EVENT_IS_SERIALIZED (event))
-        drain (self);
       break;
   }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
 static gboolean
-gst_vk_vmaf_motion_set_caps (GstBaseTransform * trans, GstCaps * incaps,
-    GstCaps * outcaps)
+gst_vk_vmaf_motion_set_info (GpcVkFilter * filter, const GstVideoInfo * info,
+    const GstVideoInfo * out_info)
 {
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (trans);
-  GstVideoInfo info;
+  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (filter);
   gpc::LumaLayout layout;
 
-  if (!gst_video_info_from_caps (&info, incaps)
-      || !gpc::luma_layout_for_format (GST_VIDEO_INFO_FORMAT (&info), &layout)) {
+  if (!gpc::luma_layout_for_format (GST_VIDEO_INFO_FORMAT (info), &layout)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("unsupported caps %" GST_PTR_FORMAT, incaps));
+        ("unsupported format %s", GST_VIDEO_INFO_NAME (info)));
     return FALSE;
   }
-  if (GST_VIDEO_INFO_WIDTH (&info) < 3 || GST_VIDEO_INFO_HEIGHT (&info) < 3) {
+  if (GST_VIDEO_INFO_WIDTH (info) < 3 || GST_VIDEO_INFO_HEIGHT (info) < 3) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Frames must be at least 3x3 for the motion filter"), (NULL));
     return FALSE;
   }
   /* A new format or size starts a new motion history. */
-  if (self->have_info && (GST_VIDEO_INFO_FORMAT (&info) !=
-          GST_VIDEO_INFO_FORMAT (&self->info)
-          || GST_VIDEO_INFO_WIDTH (&info) != GST_VIDEO_INFO_WIDTH (&self->info)
-          || GST_VIDEO_INFO_HEIGHT (&info) != GST_VIDEO_INFO_HEIGHT (&self->info))) {
+  const GstVideoInfo *old = &filter->in_info;
+  if (filter->have_info && (GST_VIDEO_INFO_FORMAT (info) != GST_VIDEO_INFO_FORMAT (old)
+          || GST_VIDEO_INFO_WIDTH (info) != GST_VIDEO_INFO_WIDTH (old)
+          || GST_VIDEO_INFO_HEIGHT (info) != GST_VIDEO_INFO_HEIGHT (old))) {
     GST_INFO_OBJECT (self, "format changed: restarting the motion history");
-    drain (self);
     finish_history (self);
-    self->device_cache->trim ();
-    self->staging_cache->trim ();
   }
-  self->info = info;
   self->layout = layout;
-  self->have_info = TRUE;
-  self->state->set_caps (&info);
+  /* The kernel reads luma only. Images hold plain samples: R8, or R16 for
+   * 16-bit little-endian. */
+  filter->n_planes = 1;
+  filter->planes[0] = { layout.plane, gpc::luma_row_bytes (layout, GST_VIDEO_INFO_WIDTH (info)),
+    (guint) GST_VIDEO_INFO_HEIGHT (info), layout.packing == gpc::LUMA_U8 ? 1u :
+    layout.packing == gpc::LUMA_U16LE ? 2u : 0u };
 
-  if (self->log_location && !self->log->is_open ()) {
-    gpc::MotionLogFormat fmt = (gpc::MotionLogFormat) self->log_format;
-    if (!self->log->open (self->log_location, fmt,
-            GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info))) {
-      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-          ("Could not open \"%s\" for writing", self->log_location),
-          GST_ERROR_SYSTEM);
-      return FALSE;
-    }
-  }
-  return TRUE;
+  return self->res->open_log (GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
 }
 
 static gboolean
-gst_vk_vmaf_motion_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
+gst_vk_vmaf_motion_open (GpcVkFilter * filter, GError ** error)
 {
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (trans);
-
-  switch (GST_QUERY_TYPE (query)) {
-    case GST_QUERY_CONTEXT:
-      if (gpc_vk_context_handle_query (GST_ELEMENT (self), &self->vk, query))
-        return TRUE;
-      break;
-    case GST_QUERY_LATENCY:
-      if (direction == GST_PAD_SRC) {
-        if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-                query))
-          return FALSE;
-        self->state->answer_latency (query);
-        return TRUE;
-      }
-      break;
-    default:
-      break;
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-      query);
-}
-
-static gboolean gst_vk_vmaf_motion_stop (GstBaseTransform * trans);
-
-static gboolean
-gst_vk_vmaf_motion_start (GstBaseTransform * trans)
-{
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (trans);
-  GError *error = NULL;
-
-  if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
-    return FALSE;
-
-  self->exec = gpc::VkExec::create (self->vk.queue, &error);
-  if (self->exec && !gpc::start_fault_injected (GST_ELEMENT (self), &error))
-    self->kernel = gpc::VkMotionKernel::create (self->vk.device, &error);
+  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (filter);
+  self->kernel = gpc::VkMotionKernel::create (filter->vk.device, error);
   if (self->kernel)
-    self->results = gpc::vk_storage_alloc (self->vk.device, N_SLOTS * 8, true,
-        &error);
-  if (!self->results) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Failed to set up the motion kernel on the Vulkan device"),
-        ("%s", error ? error->message : "unknown"));
-    g_clear_error (&error);
-    /* GstBaseTransform calls stop only after a start that succeeded. */
-    gst_vk_vmaf_motion_stop (trans);
+    self->results = gpc::vk_storage_alloc (filter->vk.device, N_SLOTS * 8, true, error);
+  if (!self->results)
     return FALSE;
-  }
-  self->device_cache = new gpc::VkBufferCache (self->vk.device, false);
-  self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
-  self->scorer = new gpc::MotionScorer (self->opts);
-  self->log = new gpc::MotionLogWriter ();
+  /* The results file of this run: streaming reads this copy. */
   GST_OBJECT_LOCK (self);
-  self->log_location = g_strdup (self->results_location);
-  self->log_format = self->results_format;
+  self->res = new gpc::MotionResults (GST_ELEMENT (self), self->opts, self->results_location,
+      (gpc::MotionLogFormat) self->results_format);
   GST_OBJECT_UNLOCK (self);
-  self->submitted = self->index_base = self->frames_total = 0;
-  self->start_time = g_get_monotonic_time ();
+  self->submitted = 0;
   return TRUE;
 }
 
-static gboolean
-gst_vk_vmaf_motion_stop (GstBaseTransform * trans)
+static void
+gst_vk_vmaf_motion_close (GpcVkFilter * filter)
 {
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (trans);
-
-  if (self->exec)
-    discard_pending (self);
+  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (filter);
   for (gpc::StoragePlane & r : self->history)
     r.clear ();
-  if (self->log && self->log->is_open ())
-    close_log (self);
-  if (self->exec)
-    gpc::wait_idle_or_error (GST_ELEMENT (self), *self->exec);
-  delete self->log;
-  self->log = nullptr;
-  g_clear_pointer (&self->log_location, g_free);
-  delete self->scorer;
-  self->scorer = nullptr;
-  delete self->device_cache;
-  self->device_cache = nullptr;
-  delete self->staging_cache;
-  self->staging_cache = nullptr;
+  delete self->res;
+  self->res = nullptr;
   if (self->results)
     gst_memory_unref (self->results);
   self->results = nullptr;
-  delete self->exec;
-  self->exec = nullptr;
   delete self->kernel;
   self->kernel = nullptr;
-  self->have_info = FALSE;
-  self->state->set_caps (NULL);
-  self->times->clear ();
-  return TRUE;
 }
 
-/* ---------------------------------------------------------- GstElement */
-
-static void
-gst_vk_vmaf_motion_set_context (GstElement * element, GstContext * context)
-{
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (element);
-  gpc_vk_context_set_context (element, &self->vk, context);
-  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
-}
-
-static GstStateChangeReturn
-gst_vk_vmaf_motion_change_state (GstElement * element,
-    GstStateChange transition)
-{
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (element);
-  GstStateChangeReturn ret =
-      GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
-    gpc_vk_context_clear (&self->vk);
-  return ret;
-}
+/* ---------------------------------------------------------- GObject */
 
 static void
 gst_vk_vmaf_motion_set_property (GObject * object, guint prop_id,
@@ -710,9 +317,6 @@ gst_vk_vmaf_motion_set_property (GObject * object, guint prop_id,
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
-    case PROP_DEVICE_INDEX:
-      self->vk.device_index = g_value_get_int (value);
-      break;
     case PROP_FORCE_ZERO:
       self->opts.force_zero = g_value_get_boolean (value);
       break;
@@ -741,9 +345,6 @@ gst_vk_vmaf_motion_set_property (GObject * object, guint prop_id,
     case PROP_RESULTS_FORMAT:
       self->results_format = (ResultsFormat) g_value_get_enum (value);
       break;
-    case PROP_FRAMES_IN_FLIGHT:
-      self->state->set_property (value);
-      break;
     case PROP_POST_MESSAGES:
       g_atomic_int_set (&self->post_messages, g_value_get_boolean (value));
       break;
@@ -762,9 +363,6 @@ gst_vk_vmaf_motion_get_property (GObject * object, guint prop_id,
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
-    case PROP_DEVICE_INDEX:
-      g_value_set_int (value, self->vk.device_index);
-      break;
     case PROP_FORCE_ZERO:
       g_value_set_boolean (value, self->opts.force_zero);
       break;
@@ -792,9 +390,6 @@ gst_vk_vmaf_motion_get_property (GObject * object, guint prop_id,
     case PROP_RESULTS_FORMAT:
       g_value_set_enum (value, self->results_format);
       break;
-    case PROP_FRAMES_IN_FLIGHT:
-      self->state->get_property (value);
-      break;
     case PROP_POST_MESSAGES:
       g_value_set_boolean (value, g_atomic_int_get (&self->post_messages));
       break;
@@ -810,10 +405,6 @@ gst_vk_vmaf_motion_finalize (GObject * object)
 {
   GstVkVmafMotion *self = GST_VK_VMAF_MOTION (object);
   g_free (self->results_location);
-  delete self->pending;
-  delete self->state;
-  delete self->times;
-  gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -821,15 +412,14 @@ static void
 gst_vk_vmaf_motion_init (GstVkVmafMotion * self)
 {
   new (&self->opts) gpc::MotionOptions ();
-  gpc_vk_context_init (&self->vk);
   self->results_format = RESULTS_FORMAT_XML;
-  self->state = new gpc::FilterState ();
   self->post_messages = TRUE;
-  self->pending = new std::deque < PendingFrame > ();
-  self->times = new std::deque < FrameTime > ();
   new (&self->history[0]) gpc::StoragePlane ();
   new (&self->history[1]) gpc::StoragePlane ();
+  /* Frames pass through; a gap would change the scores, so none is
+   * dropped for QoS (QoS events still go upstream). */
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), FALSE);
 }
 
 static void
@@ -838,6 +428,7 @@ gst_vk_vmaf_motion_class_init (GstVkVmafMotionClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GpcVkFilterClass *filter_class = GPC_VK_FILTER_CLASS (klass);
   const GParamFlags rw = (GParamFlags) (G_PARAM_READWRITE |
       G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
 
@@ -848,7 +439,6 @@ gst_vk_vmaf_motion_class_init (GstVkVmafMotionClass * klass)
   gobject_class->get_property = gst_vk_vmaf_motion_get_property;
   gobject_class->finalize = gst_vk_vmaf_motion_finalize;
 
-  gpc_vk_context_install_properties (gobject_class, PROP_DEVICE_INDEX);
   g_object_class_install_property (gobject_class, PROP_FORCE_ZERO,
       g_param_spec_boolean ("force-zero", "Force zero",
           "Force every motion score to zero (libvmaf motion_force_zero)",
@@ -886,7 +476,6 @@ gst_vk_vmaf_motion_class_init (GstVkVmafMotionClass * klass)
       g_param_spec_enum ("results-format", "Results format",
           "Layout of the results file", GST_TYPE_VK_VMAF_MOTION_RESULTS_FORMAT,
           RESULTS_FORMAT_XML, rw));
-  gpc::FilterState::install_property (gobject_class, PROP_FRAMES_IN_FLIGHT, "Frames", "frame");
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post per-frame element messages on the bus", TRUE,
@@ -906,22 +495,19 @@ gst_vk_vmaf_motion_class_init (GstVkVmafMotionClass * klass)
       "device, bit-exact with libvmaf",
       "gst-gpucodecs developers");
 
-  element_class->set_context =
-      GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_set_context);
-  element_class->change_state =
-      GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_change_state);
-
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_stop);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_set_caps);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_sink_event);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_query);
-  trans_class->submit_input_buffer =
-      GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_submit_input_buffer);
-  trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_vk_vmaf_motion_generate_output);
+  filter_class->kernel = "the motion kernel";
+  filter_class->doing = "computing motion";
+  filter_class->unit = "frame";
+  filter_class->analysis = TRUE;
+  filter_class->open = gst_vk_vmaf_motion_open;
+  filter_class->close = gst_vk_vmaf_motion_close;
+  filter_class->set_info = gst_vk_vmaf_motion_set_info;
+  filter_class->record = gst_vk_vmaf_motion_record;
+  filter_class->finish = gst_vk_vmaf_motion_finish;
+  filter_class->drained = gst_vk_vmaf_motion_drained;
   trans_class->passthrough_on_same_caps = TRUE;
 
   gst_type_mark_as_plugin_api (GST_TYPE_VK_VMAF_MOTION_RESULTS_FORMAT,
       (GstPluginAPIFlags) 0);
 }
+

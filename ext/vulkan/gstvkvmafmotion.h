@@ -4,13 +4,13 @@
 #pragma once
 
 #include <gst/gst.h>
-#include <gst/base/gstbasetransform.h>
+#include "gstvkfilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_VK_VMAF_MOTION (gst_vk_vmaf_motion_get_type ())
 G_DECLARE_FINAL_TYPE (GstVkVmafMotion, gst_vk_vmaf_motion, GST, VK_VMAF_MOTION,
-    GstBaseTransform)
+    GpcVkFilter)
 
 GST_ELEMENT_REGISTER_DECLARE (vkvmafmotion);
 

@@ -23,6 +23,9 @@
  *   #GstVkVvcAlf:fixed-filter-set and the per-component switches): every CTB
  *   uses one fixed luma filter set and one built-in chroma / CC-ALF filter.
  *
+ * 4:0:0 at 10 or 12 bits comes as GRAY16_LE, whose bit depth is the
+ * parameters' (synthetic ones: #GstVkVvcAlf:gray16-depth).
+ *
  * The picture size must be a multiple of 8 (as in H.266) and must match the
  * parameters, as must the chroma format and bit depth; invalid or
  * inconsistent parameters stop the stream with an error, nothing is filtered
@@ -33,7 +36,7 @@
  * Vulkan images (copied on the GPU). Output is Vulkan buffers (one
  * storage-capable buffer per plane with a #GstVideoMeta; no readback) when
  * downstream accepts them, else system memory. Several pictures are kept in
- * flight (#GstVkVvcAlf:frames-in-flight).
+ * flight (#GpcVkFilter:frames-in-flight).
  *
  * ## Example launch lines
  * |[
@@ -49,32 +52,22 @@
 
 #include "gstvkvvcalf.h"
 
-#include <gst/video/video.h>
-#include "compute/gpcvk.h"
-
-#include <string.h>
-
 #include <string>
-#include <vector>
 
-#include "compute/gpcvkbuffer.h"
-#include "compute/gpcvkplane.h"
-#include "compute/gpcvkcontext.h"
-#include "compute/gpcvkexec.h"
-#include "vkalfkernel.h"
+#include "compute/gpcvkcopy.h"
+#include "gstvkfilter.h"
 #include "gstvvcalfmeta.h"
+#include "vkalfkernel.h"
+#include "vkalfparams.h"
 #include "vvcalf-builder.h"
 #include "vvcalf-derive.h"
 #include "vvcalf-json.h"
-#include "pendingframes.h"
-#include "vkfilter.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vvc_alf_debug);
 #define GST_CAT_DEFAULT gst_vk_vvc_alf_debug
 
-
-#define FORMATS "GRAY8, I420, I420_10LE, I420_12LE, Y42B, I422_10LE, I422_12LE, " \
-    "Y444, Y444_10LE, Y444_12LE"
+#define FORMATS "GRAY8, GRAY16_LE, I420, I420_10LE, I420_12LE, Y42B, I422_10LE, " \
+    "I422_12LE, Y444, Y444_10LE, Y444_12LE"
 #define FORMATS_8BIT "GRAY8, I420, Y42B, Y444"
 #define SIZE_CAPS ", width = (int) [ 8, 16384 ], height = (int) [ 8, 16384 ], " \
     "framerate = (fraction) [ 0, max ]"
@@ -82,7 +75,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_vk_vvc_alf_debug);
 enum
 {
   PROP_0,
-  PROP_DEVICE_INDEX,
   PROP_PARAMS_SOURCE,
   PROP_PARAMS_LOCATION,
   PROP_PARAMS_FIRST_INDEX,
@@ -93,186 +85,52 @@ enum
   PROP_CR,
   PROP_CC_CB,
   PROP_CC_CR,
-  PROP_FRAMES_IN_FLIGHT,
+  PROP_GRAY16_DEPTH,
 };
-
-namespace {
-
-typedef enum
-{
-  PARAMS_SOURCE_AUTO,
-  PARAMS_SOURCE_META,
-  PARAMS_SOURCE_FILE,
-  PARAMS_SOURCE_SYNTHETIC,
-} ParamsSource;
-
-#define GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE (params_source_get_type ())
-static GType
-params_source_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {PARAMS_SOURCE_AUTO, "The buffer's GstVvcAlfMeta if it has one, else "
-          "params-location if set, else synthetic", "auto"},
-    {PARAMS_SOURCE_META, "GstVvcAlfMeta on every buffer (error without)", "meta"},
-    {PARAMS_SOURCE_FILE, "vvc-alf-params JSON file(s) at params-location", "file"},
-    {PARAMS_SOURCE_SYNTHETIC, "Synthetic parameters from the ctb-size, "
-          "fixed-filter-set and component properties", "synthetic"},
-    {0, NULL, NULL},
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstVkVvcAlfParamsSource", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-/* Device-local output planes, recycled once nobody holds them (memory
- * reference count: buffers downstream may be copied, their memory shared). */
-class OutMemCache
-{
-public:
-  explicit OutMemCache (GstVulkanDevice * d) : device_ ((GstVulkanDevice *) gst_object_ref (d)) {}
-  ~OutMemCache () { trim (); gst_object_unref (device_); }
-  GstMemory *acquire (gsize size, GError ** error)
-  {
-    for (GstMemory * m : all_) {
-      if (GST_MINI_OBJECT_REFCOUNT_VALUE (m) == 1 && gst_memory_get_sizes (m, NULL, NULL) == size)
-        return gst_memory_ref (m);
-    }
-    GstMemory *m = gpc::vk_storage_alloc (device_, size, false, error);
-    if (!m)
-      return NULL;
-    all_.push_back (m);
-    return gst_memory_ref (m);
-  }
-  void trim ()
-  {
-    std::vector < GstMemory * >keep;
-    for (GstMemory * m : all_) {
-      if (GST_MINI_OBJECT_REFCOUNT_VALUE (m) == 1)
-        gst_memory_unref (m);
-      else
-        keep.push_back (m);
-    }
-    /* Memories still held elsewhere are dropped from the cache: their last
-     * holder frees them. */
-    for (GstMemory * m : keep)
-      gst_memory_unref (m);
-    all_.clear ();
-  }
-private:
-  GstVulkanDevice *device_;
-  std::vector < GstMemory * >all_;
-};
-
-} // namespace
 
 struct _GstVkVvcAlf
 {
-  GstBaseTransform parent;
+  GpcVkFilter parent;
 
   /* properties */
-  ParamsSource params_source;
+  GpcAlfParamsSource params_source;
   gchar *params_location;
   guint params_first_index;
   guint ctb_size;
   gint fixed_filter_set;
   gboolean enable[5];           /* luma, cb, cr, cc-cb, cc-cr */
+  guint gray16_depth;
 
-  GpcVkContext vk;
-  gpc::VkExec * exec;
   gpc::VkAlfKernel * kernel;
-  gpc::VkBufferCache * device_cache;
-  gpc::VkBufferCache * staging_cache;
-  OutMemCache *out_cache;
-
-  GstVideoInfo info;
-  gboolean have_info;
-  gpc::FilterState *state;      /* what other threads read: FilterState */
-  gboolean vulkan_out;
   GstVvcAlfChromaFormat chroma_format;
-  guint bit_depth;
-  gboolean location_is_pattern;
+  guint bit_depth;              /* 0: GRAY16_LE, the parameters say */
 
-  gpc::VvcAlfParams * synth;    /* built at set_caps, or NULL */
+  gpc::VvcAlfParams * synth;    /* built at set_info, or NULL */
   gchar *synth_error;
   gpc::VvcAlfParams * last;     /* parameters in params_buf */
   GstBuffer *params_buf;
   guint64 picture_index;
-
-  gpc::PendingFrames *pending;
 };
 
 #define gst_vk_vvc_alf_parent_class parent_class
-G_DEFINE_TYPE (GstVkVvcAlf, gst_vk_vvc_alf, GST_TYPE_BASE_TRANSFORM);
+G_DEFINE_TYPE (GstVkVvcAlf, gst_vk_vvc_alf, GPC_TYPE_VK_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (vkvvcalf, "vkvvcalf", GST_RANK_NONE, GST_TYPE_VK_VVC_ALF);
 
 static const char *enable_names[5] = { "luma", "cb", "cr", "cc-cb", "cc-cr" };
 
 /* ------------------------------------------------------------ parameters */
 
-/* TRUE when @pattern has exactly one integer conversion (%d, %05u, ...)
- * and otherwise only "%%": then it names one file per picture. Any other
- * conversion is refused (FALSE, with @bad set). */
 static gboolean
-parse_location_pattern (const gchar * pattern, gboolean * bad)
-{
-  int conversions = 0;
-  *bad = FALSE;
-  for (const gchar * p = pattern; *p; p++) {
-    if (*p != '%')
-      continue;
-    p++;
-    if (*p == '%')
-      continue;
-    while (*p == '0' || *p == '-' || *p == ' ' || *p == '+')
-      p++;
-    while (g_ascii_isdigit (*p))
-      p++;
-    if (*p != 'd' && *p != 'u' && *p != 'i') {
-      *bad = TRUE;
-      return FALSE;
-    }
-    conversions++;
-  }
-  if (conversions > 1)
-    *bad = TRUE;
-  return conversions == 1;
-}
-
-/* Chroma format and bit depth a raw video format carries. */
-static gboolean
-format_alf_layout (const GstVideoInfo * info, GstVvcAlfChromaFormat * cf, guint * depth)
-{
-  const GstVideoFormatInfo *f = info->finfo;
-  if (!GST_VIDEO_FORMAT_INFO_IS_YUV (f) && !GST_VIDEO_FORMAT_INFO_IS_GRAY (f))
-    return FALSE;
-  *depth = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0);
-  if (GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f) == 1)
-    *cf = GST_VVC_ALF_CHROMA_400;
-  else if (f->w_sub[1] == 1 && f->h_sub[1] == 1)
-    *cf = GST_VVC_ALF_CHROMA_420;
-  else if (f->w_sub[1] == 1 && f->h_sub[1] == 0)
-    *cf = GST_VVC_ALF_CHROMA_422;
-  else if (f->w_sub[1] == 0 && f->h_sub[1] == 0)
-    *cf = GST_VVC_ALF_CHROMA_444;
-  else
-    return FALSE;
-  return *depth >= 8 && *depth <= 12;
-}
-
-static gboolean
-build_synthetic (GstVkVvcAlf * self)
+build_synthetic (GstVkVvcAlf * self, const GstVideoInfo * info)
 {
   gpc::VvcAlfSyntheticConfig cfg;
-  cfg.width = GST_VIDEO_INFO_WIDTH (&self->info);
-  cfg.height = GST_VIDEO_INFO_HEIGHT (&self->info);
+  cfg.width = GST_VIDEO_INFO_WIDTH (info);
+  cfg.height = GST_VIDEO_INFO_HEIGHT (info);
   cfg.chroma_format = self->chroma_format;
-  cfg.bit_depth = self->bit_depth;
   /* Properties are set from other threads (READY only, but unordered
    * with this one without the lock). */
   GST_OBJECT_LOCK (self);
+  cfg.bit_depth = self->bit_depth ? self->bit_depth : self->gray16_depth;
   cfg.ctb_size = self->ctb_size;
   cfg.y = self->enable[0] && self->fixed_filter_set >= 0;
   cfg.fixed_set = self->fixed_filter_set >= 0 ? self->fixed_filter_set : 0;
@@ -300,186 +158,50 @@ static gboolean
 resolve_params (GstVkVvcAlf * self, GstBuffer * buf, gpc::VvcAlfParams & storage,
     const gpc::VvcAlfParams ** params)
 {
-  std::string err;
-  GstVvcAlfMeta *meta = gst_buffer_get_vvc_alf_meta (buf);
+  std::string err, path;
+  const char *what;
   GST_OBJECT_LOCK (self);
-  ParamsSource src = self->params_source;
   gchar *location = g_strdup (self->params_location);
-  const guint first_index = self->params_first_index;
+  gpc::AlfParamsRequest r = { self->params_source, location,
+    self->params_first_index + self->picture_index, gst_buffer_get_vvc_alf_meta (buf),
+    self->synth, self->synth_error };
   GST_OBJECT_UNLOCK (self);
-  if (src == PARAMS_SOURCE_AUTO)
-    src = meta ? PARAMS_SOURCE_META : location ? PARAMS_SOURCE_FILE : PARAMS_SOURCE_SYNTHETIC;
-  const char *what = "synthetic parameters";
-  gchar *path = NULL;
-
-  switch (src) {
-    case PARAMS_SOURCE_META:
-      what = "GstVvcAlfMeta";
-      if (!meta) {
-        err = "the buffer has no GstVvcAlfMeta";
-        break;
-      }
-      if (gpc::vvc_alf_params_from_meta (*meta, storage, err))
-        *params = &storage;
-      break;
-    case PARAMS_SOURCE_FILE:
-      what = "vvc-alf-params file";
-      if (!location) {
-        err = "params-location is not set";
-        break;
-      }
-      gboolean bad;
-      self->location_is_pattern = parse_location_pattern (location, &bad);
-      if (bad) {
-        err = std::string ("params-location \"") + location +
-            "\" must hold at most one integer conversion (like %05d); write %% for a literal %";
-        break;
-      }
-      if (self->location_is_pattern)
-        path = g_strdup_printf (location, (int) (first_index + self->picture_index));
-      else
-        path = g_strdup (location);
-      if (gpc::vvc_alf_params_from_json_file (path, storage, err))
-        *params = &storage;
-      else
-        err = std::string (path) + ": " + err;
-      break;
-    default:
-      if (self->synth)
-        *params = self->synth;
-      else
-        err = self->synth_error ? self->synth_error : "not built";
-      break;
-  }
+  *params = gpc::alf_params_for (r, storage, &what, &path, err);
   g_free (location);
   if (*params) {
-    const gpc::VvcAlfPicParams & p = (*params)->pic;
-    if (p.width != GST_VIDEO_INFO_WIDTH (&self->info)
-        || p.height != GST_VIDEO_INFO_HEIGHT (&self->info)
-        || p.chroma_format != (int) self->chroma_format
-        || p.bit_depth != (int) self->bit_depth) {
-      /* sps_chroma_format_idc, named as the caps would say it */
-      static const char *const kChroma[] = { "4:0:0", "4:2:0", "4:2:2", "4:4:4" };
-      const char *chroma = p.chroma_format >= 0 && p.chroma_format < 4 ? kChroma[p.chroma_format] : "?";
-      err = "parameters for a " + std::to_string (p.width) + "x" +
-          std::to_string (p.height) + " " + chroma + " " + std::to_string (p.bit_depth) +
-          "-bit picture do not match the caps (" + std::to_string (GST_VIDEO_INFO_WIDTH (&self->info)) +
-          "x" + std::to_string (GST_VIDEO_INFO_HEIGHT (&self->info)) + " " +
-          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&self->info)) + ")";
+    err = gpc::alf_params_mismatch ((*params)->pic, &GPC_VK_FILTER (self)->in_info,
+        self->chroma_format, self->bit_depth);
+    if (!err.empty ())
       *params = nullptr;
-    }
   }
   if (!*params) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Invalid ALF parameters (%s) for picture %" G_GUINT64_FORMAT, what,
             self->picture_index), ("%s", err.c_str ()));
-    g_free (path);
     return FALSE;
   }
-  if (path)
-    GST_LOG_OBJECT (self, "picture %" G_GUINT64_FORMAT ": %s", self->picture_index, path);
-  g_free (path);
+  if (!path.empty ())
+    GST_LOG_OBJECT (self, "picture %" G_GUINT64_FORMAT ": %s", self->picture_index, path.c_str ());
   return TRUE;
 }
 
-static bool
-same_params (const gpc::VvcAlfParams & a, const gpc::VvcAlfParams & b)
-{
-  return a.ctbs.size () == b.ctbs.size ()
-      && memcmp (&a.pic, &b.pic, sizeof (a.pic)) == 0
-      && memcmp (a.ctbs.data (), b.ctbs.data (),
-      a.ctbs.size () * sizeof (gpc::VvcAlfCtbParams)) == 0;
-}
 
 /* -------------------------------------------------------------- GPU side */
 
-/* Records what makes plane @p of @buf readable as a storage buffer in @out:
- * bound directly when it is one, else copied on the GPU (Vulkan buffers and
- * images), through gpcvkplane. */
+/* Output planes: one device-local storage buffer per plane with a
+ * GstVideoMeta (Vulkan output), or the download target in the caps'
+ * layout (system output). */
 static gboolean
-prepare_vulkan_plane (GstVkVvcAlf * self, GstBuffer * buf, guint p, gpc::AlfPlane * out,
+alloc_output (GstVkVvcAlf * self, gpc::PendingFrame * f, gpc::AlfPlane planes[3],
     GError ** error)
 {
-  gpc::VkExec * exec = self->exec;
-  const guint w = GST_VIDEO_INFO_COMP_WIDTH (&self->info, p);
-  const guint h = GST_VIDEO_INFO_COMP_HEIGHT (&self->info, p);
-  const guint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (&self->info, p);
-  const gsize row_bytes = (gsize) w * pstride;
-  GstMemory *mem;
-  gsize offset;
-  gint stride;
-
-  /* Images: one per plane, in plane order (vulkanupload's layout). */
-  if (gst_is_vulkan_image_memory (gst_buffer_peek_memory (buf, 0))) {
-    if (gst_buffer_n_memory (buf) != GST_VIDEO_INFO_N_PLANES (&self->info)) {
-      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-          "%u Vulkan images for %u planes", gst_buffer_n_memory (buf),
-          GST_VIDEO_INFO_N_PLANES (&self->info));
-      return FALSE;
-    }
-    mem = gst_buffer_peek_memory (buf, p);
-    offset = 0;
-    stride = 0;
-  } else if (!gpc::video_plane_location (buf, &self->info, p, &mem, &offset, &stride)) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "the buffer has no plane %u", p);
-    return FALSE;
-  }
-
-  /* Planes are read by this submission only: drop the holder once the
-   * commands that keep it alive are recorded. */
-  gpc::StoragePlane sp;
-  if (!gpc::vk_plane_for_compute (exec, self->device_cache, buf, mem, offset, stride,
-          row_bytes, h, pstride, &sp, error))
-    return FALSE;
-  *out = { sp.mem, sp.offset, sp.stride };
-  sp.clear ();
-  return TRUE;
-}
-
-/* System memory: every plane into one staging buffer, then one copy to
- * device memory (gpcvkplane). */
-static gboolean
-upload_system_frame (GstVkVvcAlf * self, GstBuffer * buf, gpc::AlfPlane planes[3],
-    GError ** error)
-{
-  const GstVideoInfo *info = &self->info;
-  GstVideoFrame frame;
-  if (!gst_video_frame_map (&frame, info, buf, GST_MAP_READ)) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "could not map the input picture");
-    return FALSE;
-  }
+  GpcVkFilter *filter = GPC_VK_FILTER (self);
+  const GstVideoInfo *info = &filter->in_info;
   const guint n = GST_VIDEO_INFO_N_PLANES (info);
-  gpc::HostPlane hp[3];
-  for (guint p = 0; p < n; p++)
-    hp[p] = { (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p),
-      (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
-      (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, p) * GST_VIDEO_INFO_COMP_PSTRIDE (info, p),
-      (guint) GST_VIDEO_INFO_COMP_HEIGHT (info, p) };
-  gpc::StoragePlane sp[3];
-  gboolean ok = gpc::vk_upload_planes (self->exec, self->staging_cache, self->device_cache,
-      hp, n, sp, error);
-  gst_video_frame_unmap (&frame);
-  for (guint p = 0; ok && p < n; p++)
-    planes[p] = { sp[p].mem, sp[p].offset, sp[p].stride };
-  for (guint p = 0; p < n; p++)
-    sp[p].clear ();
-  return ok;
-}
-
-/* Output buffers: one device-local storage buffer per plane (Vulkan
- * output), or one host-visible buffer in the caps' layout (system output). */
-static gboolean
-alloc_output (GstVkVvcAlf * self, gpc::PendingFrame * f, gpc::AlfPlane planes[3], GError ** error)
-{
-  const GstVideoInfo *info = &self->info;
-  const guint n = GST_VIDEO_INFO_N_PLANES (info);
-  if (!self->vulkan_out) {
-    f->staging = self->staging_cache->acquire (GST_VIDEO_INFO_SIZE (info), error);
-    if (!f->staging)
+  if (filter->output == GPC_VK_OUTPUT_SYSTEM) {
+    GstVulkanBufferMemory *m = gpc_vk_filter_download_target (filter, f, error);
+    if (!m)
       return FALSE;
-    GstVulkanBufferMemory *m = gpc::vk_buffer_memory (f->staging);
     for (guint p = 0; p < n; p++)
       planes[p] = { m, (guint32) GST_VIDEO_INFO_PLANE_OFFSET (info, p),
         (guint32) GST_VIDEO_INFO_PLANE_STRIDE (info, p) };
@@ -491,7 +213,7 @@ alloc_output (GstVkVvcAlf * self, gpc::PendingFrame * f, gpc::AlfPlane planes[3]
   for (guint p = 0; p < n; p++) {
     stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
     gsize size = (gsize) stride[p] * GST_VIDEO_INFO_COMP_HEIGHT (info, p);
-    GstMemory *mem = self->out_cache->acquire (size, error);
+    GstMemory *mem = filter->io->outputs ().buffer (size, gpc::VkMemKind::Device, error);
     if (!mem)
       return FALSE;
     gst_buffer_append_memory (f->out, mem);
@@ -505,330 +227,114 @@ alloc_output (GstVkVvcAlf * self, gpc::PendingFrame * f, gpc::AlfPlane planes[3]
   return TRUE;
 }
 
-/* Records and submits one picture. Takes @buf. */
-static GstFlowReturn
-submit_frame (GstVkVvcAlf * self, GstBuffer * buf)
+/* The picture's parameters (uploaded again only when they change), its
+ * output and the filter. */
+static gboolean
+gst_vk_vvc_alf_record (GpcVkFilter * filter, GstBuffer * buf, gpc::StoragePlane * planes,
+    gpc::PendingFrame * f, const char **stage, GError ** error)
 {
-  GError *error = NULL;
-  gpc::VkExec * exec = self->exec;
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (filter);
+  gpc::VkExec * exec = filter->exec;
   gpc::VvcAlfParams storage;
   const gpc::VvcAlfParams * params = nullptr;
   gpc::AlfPlane in[3] = { }, out[3] = { };
-  gpc::PendingFrame f;
-  const char *stage = "record";
+  const guint n = GST_VIDEO_INFO_N_PLANES (&filter->in_info);
 
-  if (!resolve_params (self, buf, storage, &params)) {
-    gst_buffer_unref (buf);
-    return GST_FLOW_ERROR;
-  }
+  if (!resolve_params (self, buf, storage, &params))
+    return FALSE;
   self->picture_index++;
 
-  exec->collect ();
-  if (!exec->begin (&error)) {
-    stage = "begin";
-    goto gpu_error;
-  }
-
-  if (!self->params_buf || !same_params (*self->last, *params)) {
+  if (!self->params_buf || !gpc::alf_same_params (*self->last, *params)) {
     /* Derived blocks are valid by construction; re-check what the GPU is
      * about to index with (cheap, and only when the parameters change). */
     std::string bad = gpc::vvc_alf_params_check (*params);
     if (!bad.empty ()) {
-      GstVulkanFence *fence = exec->submit (NULL);
-      if (fence)
-        gst_vulkan_fence_unref (fence);
       GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Inconsistent ALF parameters"),
           ("%s", bad.c_str ()));
-      gst_buffer_unref (buf);
-      return GST_FLOW_ERROR;
+      return FALSE;
     }
     gst_clear_buffer (&self->params_buf);
+    *stage = "parameter upload";
     self->params_buf = gpc::VkAlfKernel::upload_params (exec, *params,
-        self->staging_cache, self->device_cache, &error);
-    if (!self->params_buf) {
-      stage = "parameter upload";
-      goto record_error;
-    }
+        &filter->io->staging_cache (), &filter->io->device_cache (), error);
+    if (!self->params_buf)
+      return FALSE;
     *self->last = *params;
   } else {
     exec->keep (GST_MINI_OBJECT_CAST (self->params_buf));
   }
 
-  {
-    GstMemory *m0 = gst_buffer_n_memory (buf) ? gst_buffer_peek_memory (buf, 0) : NULL;
-    gboolean ok;
-    if (m0 && (gst_is_vulkan_buffer_memory (m0) || gst_is_vulkan_image_memory (m0))) {
-      ok = TRUE;
-      for (guint p = 0; ok && p < GST_VIDEO_INFO_N_PLANES (&self->info); p++)
-        ok = prepare_vulkan_plane (self, buf, p, &in[p], &error);
-    } else {
-      ok = upload_system_frame (self, buf, in, &error);
-    }
-    if (!ok) {
-      GstVulkanFence *fence = exec->submit (NULL);
-      if (fence)
-        gst_vulkan_fence_unref (fence);
-      else
-        gst_clear_buffer (&self->params_buf);  /* its upload may not have run */
-      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Cannot read this picture"),
-          ("%s", error ? error->message : "unknown"));
-      g_clear_error (&error);
-      gst_buffer_unref (buf);
-      return GST_FLOW_ERROR;
-    }
-  }
-  exec->keep (GST_MINI_OBJECT_CAST (buf));
-
-  if (!alloc_output (self, &f, out, &error)) {
-    stage = "output allocation";
-    goto record_error;
-  }
-  if (f.out)
-    gst_buffer_copy_into (f.out, buf, (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS |
-            GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&self->info); p++) {
+  for (guint p = 0; p < n; p++)
+    in[p] = { planes[p].mem, planes[p].offset, planes[p].stride };
+  *stage = "output allocation";
+  if (!alloc_output (self, f, out, error))
+    return FALSE;
+  for (guint p = 0; p < n; p++) {
     if (p == 0 || out[p].mem != out[0].mem)
       exec->barrier (out[p].mem, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_WRITE_BIT);
   }
-  if (!self->kernel->dispatch (exec, in, out,
-          gpc::vk_buffer_memory (self->params_buf), params->pic,
-          GST_VIDEO_INFO_COMP_DEPTH (&self->info, 0) > 8, &error)) {
-    stage = "dispatch";
-    goto record_error;
-  }
-  if (f.staging)
-    exec->barrier (out[0].mem, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  if (f.out)
-    exec->keep (GST_MINI_OBJECT_CAST (f.out));
-  if (f.staging)
-    exec->keep (GST_MINI_OBJECT_CAST (f.staging));
-
-  f.fence = exec->submit (&error);
-  if (!f.fence) {
-    stage = "submit";
-    goto gpu_error;
-  }
-  if (f.out) {
-    gst_buffer_unref (buf);
-  } else {
-    f.in = buf;
-  }
-  self->pending->push_back (f);
-  return GST_FLOW_OK;
-
-record_error:
-  {
-    GstVulkanFence *fence = exec->submit (NULL);
-    if (fence)
-      gst_vulkan_fence_unref (fence);
-  }
-gpu_error:
-  /* A parameter upload recorded here may not have run. */
-  gst_clear_buffer (&self->params_buf);
-  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-      ("Failed to run ALF on the Vulkan device (%s)", stage),
-      ("%s", error ? error->message : "unknown"));
-  g_clear_error (&error);
-  f.clear ();
-  gst_buffer_unref (buf);
-  return GST_FLOW_ERROR;
+  *stage = "dispatch";
+  if (!self->kernel->dispatch (exec, in, out, gpc::vk_buffer_memory (self->params_buf),
+          params->pic, GST_VIDEO_INFO_COMP_DEPTH (&filter->in_info, 0) > 8, error))
+    return FALSE;
+  if (f->staging)
+    gpc::vk_ready_for_host (exec, out[0].mem);
+  return TRUE;
 }
 
-/* ------------------------------------------------------ GstBaseTransform */
-
-static GstFlowReturn
-gst_vk_vvc_alf_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont,
-    GstBuffer * input)
+/* A parameter upload recorded with the picture may not have run. */
+static void
+gst_vk_vvc_alf_abandoned (GpcVkFilter * filter)
 {
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-  if (!self->have_info) {
-    gst_buffer_unref (input);
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL), ("received a buffer before caps"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  return submit_frame (self, input);
-}
-
-static GstFlowReturn
-gst_vk_vvc_alf_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-  return self->pending->generate_output (*self->exec, self->state->frames_in_flight (),
-      GST_VIDEO_INFO_SIZE (&self->info), outbuf);
+  gst_clear_buffer (&GST_VK_VVC_ALF (filter)->params_buf);
 }
 
 static gboolean
-gst_vk_vvc_alf_sink_event (GstBaseTransform * trans, GstEvent * event)
+gst_vk_vvc_alf_set_info (GpcVkFilter * filter, const GstVideoInfo * info,
+    const GstVideoInfo * out_info)
 {
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-
-  self->pending->before_sink_event (self->exec, event, GST_VIDEO_INFO_SIZE (&self->info));
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
-}
-
-static GstCaps *
-caps_with_features (GstCaps * caps, const char *const *features, guint n)
-{
-  GstCaps *res = gst_caps_new_empty ();
-  for (guint k = 0; k < n; k++) {
-    GstCaps *c = gst_caps_copy (caps);
-    for (guint i = 0; i < gst_caps_get_size (c); i++) {
-      GstStructure *s = gst_caps_get_structure (c, i);
-      gst_structure_remove_fields (s, "texture-target", NULL);
-      gst_caps_set_features (c, i, features[k] ?
-          gst_caps_features_new (features[k], NULL) : gst_caps_features_new_empty ());
-    }
-    res = gst_caps_merge (res, c);
-  }
-  return res;
-}
-
-static GstCaps *
-gst_vk_vvc_alf_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
-    GstCaps * caps, GstCaps * filter)
-{
-  static const char *const to_src[] = { GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER, NULL };
-  static const char *const to_sink[] = { GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER,
-    GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE, NULL
-  };
-  GstCaps *res = direction == GST_PAD_SINK ? caps_with_features (caps, to_src, 2) :
-      caps_with_features (caps, to_sink, 3);
-  GstCaps *tmpl = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
-      GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
-  GstCaps *t = gst_caps_intersect_full (res, tmpl, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (res);
-  gst_caps_unref (tmpl);
-  res = t;
-  if (filter) {
-    t = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (res);
-    res = t;
-  }
-  return res;
-}
-
-static gboolean
-gst_vk_vvc_alf_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-  GstVideoInfo info;
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (filter);
   GstVvcAlfChromaFormat cf;
   guint depth;
 
-  if (!gst_video_info_from_caps (&info, incaps) || !format_alf_layout (&info, &cf, &depth)) {
+  if (!gpc::alf_layout_of (info, &cf, &depth)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("unsupported caps %" GST_PTR_FORMAT, incaps));
+        ("unsupported format %s", GST_VIDEO_INFO_NAME (info)));
     return FALSE;
   }
-  if (GST_VIDEO_INFO_WIDTH (&info) % 8 || GST_VIDEO_INFO_HEIGHT (&info) % 8) {
+  if (GST_VIDEO_INFO_WIDTH (info) % 8 || GST_VIDEO_INFO_HEIGHT (info) % 8) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("ALF needs a picture size that is a multiple of 8 (got %dx%d)",
-            GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info)), (NULL));
+            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)), (NULL));
     return FALSE;
   }
-  /* Pending pictures were drained by the CAPS event. */
-  if (self->have_info && !gst_video_info_is_equal (&info, &self->info)) {
-    self->device_cache->trim ();
-    self->staging_cache->trim ();
-    self->out_cache->trim ();
-  }
-  GstCapsFeatures *feat = gst_caps_get_features (outcaps, 0);
-  self->vulkan_out = feat && gst_caps_features_contains (feat,
-      GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER);
-  self->info = info;
   self->chroma_format = cf;
   self->bit_depth = depth;
-  self->have_info = TRUE;
-  self->state->set_caps (&info);
-  if (!build_synthetic (self))
+  if (!build_synthetic (self, info))
     GST_DEBUG_OBJECT (self, "no synthetic parameters for these caps: %s", self->synth_error);
   GST_INFO_OBJECT (self, "%s %dx%d, output in %s memory",
-      GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
-      GST_VIDEO_INFO_HEIGHT (&info), self->vulkan_out ? "Vulkan buffer" : "system");
+      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info),
+      filter->output == GPC_VK_OUTPUT_BUFFER ? "Vulkan buffer" : "system");
   return TRUE;
 }
 
 static gboolean
-gst_vk_vvc_alf_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+gst_vk_vvc_alf_open (GpcVkFilter * filter, GError ** error)
 {
-  /* Output buffers are our own (storage-capable Vulkan buffers or system
-   * memory): no downstream pool is used. */
-  return TRUE;
-}
-
-static gboolean
-gst_vk_vvc_alf_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-
-  switch (GST_QUERY_TYPE (query)) {
-    case GST_QUERY_CONTEXT:
-      if (gpc_vk_context_handle_query (GST_ELEMENT (self), &self->vk, query))
-        return TRUE;
-      break;
-    case GST_QUERY_LATENCY:
-      if (direction == GST_PAD_SRC) {
-        if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
-          return FALSE;
-        self->state->answer_latency (query);
-        return TRUE;
-      }
-      break;
-    default:
-      break;
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
-}
-
-static gboolean gst_vk_vvc_alf_stop (GstBaseTransform * trans);
-
-static gboolean
-gst_vk_vvc_alf_start (GstBaseTransform * trans)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-  GError *error = NULL;
-
-  if (!gpc_vk_context_ensure (GST_ELEMENT (self), &self->vk))
-    return FALSE;
-  self->exec = gpc::VkExec::create (self->vk.queue, &error);
-  if (self->exec && !gpc::start_fault_injected (GST_ELEMENT (self), &error))
-    self->kernel = gpc::VkAlfKernel::create (self->vk.device, &error);
-  if (!self->kernel) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Failed to set up the ALF kernel on the Vulkan device"),
-        ("%s", error ? error->message : "unknown"));
-    g_clear_error (&error);
-    /* GstBaseTransform calls stop only after a start that succeeded. */
-    gst_vk_vvc_alf_stop (trans);
-    return FALSE;
-  }
-  self->device_cache = new gpc::VkBufferCache (self->vk.device, false);
-  self->staging_cache = new gpc::VkBufferCache (self->vk.device, true);
-  self->out_cache = new OutMemCache (self->vk.device);
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (filter);
+  self->kernel = gpc::VkAlfKernel::create (filter->vk.device, error);
   self->last = new gpc::VvcAlfParams ();
   self->picture_index = 0;
-  return TRUE;
+  return self->kernel != nullptr;
 }
 
-static gboolean
-gst_vk_vvc_alf_stop (GstBaseTransform * trans)
+static void
+gst_vk_vvc_alf_close (GpcVkFilter * filter)
 {
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (trans);
-
-  if (self->exec) {
-    self->pending->discard (*self->exec);
-    gpc::wait_idle_or_error (GST_ELEMENT (self), *self->exec);
-  }
+  GstVkVvcAlf *self = GST_VK_VVC_ALF (filter);
   gst_clear_buffer (&self->params_buf);
-  delete self->out_cache;
-  self->out_cache = nullptr;
-  delete self->device_cache;
-  self->device_cache = nullptr;
-  delete self->staging_cache;
-  self->staging_cache = nullptr;
-  delete self->exec;
-  self->exec = nullptr;
   delete self->kernel;
   self->kernel = nullptr;
   delete self->synth;
@@ -836,31 +342,9 @@ gst_vk_vvc_alf_stop (GstBaseTransform * trans)
   delete self->last;
   self->last = nullptr;
   g_clear_pointer (&self->synth_error, g_free);
-  self->have_info = FALSE;
-  self->state->set_caps (NULL);
-  return TRUE;
 }
 
-/* ---------------------------------------------------------- GstElement */
-
-static void
-gst_vk_vvc_alf_set_context (GstElement * element, GstContext * context)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (element);
-  gpc_vk_context_set_context (element, &self->vk, context);
-  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
-}
-
-static GstStateChangeReturn
-gst_vk_vvc_alf_change_state (GstElement * element, GstStateChange transition)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (element);
-  GstStateChangeReturn ret = GST_ELEMENT_CLASS (parent_class)->change_state (element,
-      transition);
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
-    gpc_vk_context_clear (&self->vk);
-  return ret;
-}
+/* ---------------------------------------------------------- GObject */
 
 static void
 gst_vk_vvc_alf_set_property (GObject * object, guint prop_id, const GValue * value,
@@ -870,11 +354,8 @@ gst_vk_vvc_alf_set_property (GObject * object, guint prop_id, const GValue * val
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
-    case PROP_DEVICE_INDEX:
-      self->vk.device_index = g_value_get_int (value);
-      break;
     case PROP_PARAMS_SOURCE:
-      self->params_source = (ParamsSource) g_value_get_enum (value);
+      self->params_source = (GpcAlfParamsSource) g_value_get_enum (value);
       break;
     case PROP_PARAMS_LOCATION:
       g_free (self->params_location);
@@ -896,8 +377,8 @@ gst_vk_vvc_alf_set_property (GObject * object, guint prop_id, const GValue * val
     case PROP_CC_CR:
       self->enable[prop_id - PROP_LUMA] = g_value_get_boolean (value);
       break;
-    case PROP_FRAMES_IN_FLIGHT:
-      self->state->set_property (value);
+    case PROP_GRAY16_DEPTH:
+      self->gray16_depth = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -914,9 +395,6 @@ gst_vk_vvc_alf_get_property (GObject * object, guint prop_id, GValue * value,
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
-    case PROP_DEVICE_INDEX:
-      g_value_set_int (value, self->vk.device_index);
-      break;
     case PROP_PARAMS_SOURCE:
       g_value_set_enum (value, self->params_source);
       break;
@@ -939,8 +417,8 @@ gst_vk_vvc_alf_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_CC_CR:
       g_value_set_boolean (value, self->enable[prop_id - PROP_LUMA]);
       break;
-    case PROP_FRAMES_IN_FLIGHT:
-      self->state->get_property (value);
+    case PROP_GRAY16_DEPTH:
+      g_value_set_uint (value, self->gray16_depth);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -954,23 +432,18 @@ gst_vk_vvc_alf_finalize (GObject * object)
 {
   GstVkVvcAlf *self = GST_VK_VVC_ALF (object);
   g_free (self->params_location);
-  delete self->pending;
-  delete self->state;
-  gpc_vk_context_clear (&self->vk);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 static void
 gst_vk_vvc_alf_init (GstVkVvcAlf * self)
 {
-  gpc_vk_context_init (&self->vk);
-  self->params_source = PARAMS_SOURCE_AUTO;
+  self->params_source = GPC_ALF_PARAMS_AUTO;
   self->ctb_size = 128;
+  self->gray16_depth = 10;
   self->fixed_filter_set = 0;
   for (gboolean & e : self->enable)
     e = TRUE;
-  self->state = new gpc::FilterState ();
-  self->pending = new gpc::PendingFrames (GST_BASE_TRANSFORM (self), "filtering", "filtered");
 }
 
 static void
@@ -978,7 +451,7 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GpcVkFilterClass *filter_class = GPC_VK_FILTER_CLASS (klass);
   const GParamFlags rw = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_READY);
 
@@ -989,11 +462,10 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
   gobject_class->get_property = gst_vk_vvc_alf_get_property;
   gobject_class->finalize = gst_vk_vvc_alf_finalize;
 
-  gpc_vk_context_install_properties (gobject_class, PROP_DEVICE_INDEX);
   g_object_class_install_property (gobject_class, PROP_PARAMS_SOURCE,
       g_param_spec_enum ("params-source", "Parameters source",
           "Where each picture's ALF parameters come from",
-          GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE, PARAMS_SOURCE_AUTO, rw));
+          GPC_TYPE_ALF_PARAMS_SOURCE, GPC_ALF_PARAMS_AUTO, rw));
   g_object_class_install_property (gobject_class, PROP_PARAMS_LOCATION,
       g_param_spec_string ("params-location", "Parameters location",
           "vvc-alf-params JSON file used for every picture, or a printf-style "
@@ -1022,7 +494,10 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
   for (int k = 0; k < 5; k++)
     g_object_class_install_property (gobject_class, PROP_LUMA + k,
         g_param_spec_boolean (enable_names[k], enable_names[k], blurbs[k], TRUE, rw));
-  gpc::FilterState::install_property (gobject_class, PROP_FRAMES_IN_FLIGHT, "Pictures", "picture");
+  g_object_class_install_property (gobject_class, PROP_GRAY16_DEPTH,
+      g_param_spec_uint ("gray16-depth", "GRAY16_LE bit depth",
+          "Synthetic parameters: the bit depth of GRAY16_LE pictures (4:0:0 in "
+          "16-bit words; parameters from metas and files give their own)", 9, 12, 10, rw));
 
   GstCaps *sink = gst_caps_from_string (
       "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "), format = (string) { "
@@ -1047,19 +522,13 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
       "Vulkan device, bit-exact with the specification",
       "gst-gpucodecs developers");
 
-  element_class->set_context = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_set_context);
-  element_class->change_state = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_change_state);
+  filter_class->kernel = "the ALF kernel";
+  filter_class->doing = "filtering";
+  filter_class->open = gst_vk_vvc_alf_open;
+  filter_class->close = gst_vk_vvc_alf_close;
+  filter_class->set_info = gst_vk_vvc_alf_set_info;
+  filter_class->record = gst_vk_vvc_alf_record;
+  filter_class->abandoned = gst_vk_vvc_alf_abandoned;
 
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_stop);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_set_caps);
-  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_transform_caps);
-  trans_class->decide_allocation = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_decide_allocation);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_sink_event);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_query);
-  trans_class->submit_input_buffer = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_submit_input_buffer);
-  trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_vk_vvc_alf_generate_output);
-  trans_class->passthrough_on_same_caps = FALSE;
-
-  gst_type_mark_as_plugin_api (GST_TYPE_VK_VVC_ALF_PARAMS_SOURCE, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GPC_TYPE_ALF_PARAMS_SOURCE, (GstPluginAPIFlags) 0);
 }

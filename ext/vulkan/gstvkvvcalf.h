@@ -3,12 +3,12 @@
  */
 #pragma once
 
-#include <gst/base/gstbasetransform.h>
+#include "gstvkfilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_VK_VVC_ALF (gst_vk_vvc_alf_get_type ())
-G_DECLARE_FINAL_TYPE (GstVkVvcAlf, gst_vk_vvc_alf, GST, VK_VVC_ALF, GstBaseTransform)
+G_DECLARE_FINAL_TYPE (GstVkVvcAlf, gst_vk_vvc_alf, GST, VK_VVC_ALF, GpcVkFilter)
 
 GST_ELEMENT_REGISTER_DECLARE (vkvvcalf);
 

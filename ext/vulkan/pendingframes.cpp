@@ -20,44 +20,22 @@ void PendingFrame::clear ()
 
 /* Waits for the oldest picture and returns its output buffer; NULL with an
  * element error posted when the GPU failed. */
-GstBuffer *PendingFrames::complete_oldest (VkExec &exec, gsize system_size, GstFlowReturn *ret)
+GstBuffer *PendingFrames::complete_oldest (VkExec &exec, GstFlowReturn *ret)
 {
   PendingFrame f = q_.front ();
   q_.pop_front ();
   GstBuffer *out = NULL;
-
-  if (!wait_fence_or_error (GST_ELEMENT (element_), exec, f.fence, doing_)) {
-    f.clear ();
-    *ret = GST_FLOW_ERROR;
-    return NULL;
-  }
-  *ret = GST_FLOW_OK;
-  if (f.out) {
-    out = f.out;
-    f.out = NULL;
+  if (wait_fence_or_error (element_, exec, f.fence, doing_)) {
+    *ret = GST_FLOW_OK;
+    out = complete_ (f, ret);
   } else {
-    /* Internal download: the host-visible output into system memory. */
-    GstMemory *smem = gst_buffer_peek_memory (f.staging, 0);
-    GstMapInfo map;
-    out = gst_buffer_new_allocate (NULL, system_size, NULL);
-    if (!gst_memory_map (smem, &map, GST_MAP_READ)) {
-      GST_ELEMENT_ERROR (element_, RESOURCE, READ, ("Cannot read the %s picture", done_), (NULL));
-      gst_buffer_unref (out);
-      f.clear ();
-      *ret = GST_FLOW_ERROR;
-      return NULL;
-    }
-    gst_buffer_fill (out, 0, map.data, system_size);
-    gst_memory_unmap (smem, &map);
-    gst_buffer_copy_into (out, f.in, (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS |
-            GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
+    *ret = GST_FLOW_ERROR;
   }
   f.clear ();
   return out;
 }
 
-GstFlowReturn PendingFrames::generate_output (VkExec &exec, guint in_flight, gsize system_size,
-    GstBuffer **outbuf)
+GstFlowReturn PendingFrames::generate_output (VkExec &exec, guint in_flight, GstBuffer **outbuf)
 {
   GstFlowReturn ret = GST_FLOW_OK;
   *outbuf = NULL;
@@ -66,14 +44,13 @@ GstFlowReturn PendingFrames::generate_output (VkExec &exec, guint in_flight, gsi
   /* Never wait for the picture just submitted unless the window is full:
    * the GPU works on it while the next one arrives. */
   if (q_.size () > in_flight || gst_vulkan_fence_is_signaled (q_.front ().fence))
-    *outbuf = complete_oldest (exec, system_size, &ret);
+    *outbuf = complete_oldest (exec, &ret);
   return ret;
 }
 
-GstFlowReturn PendingFrames::drain (VkExec &exec, gsize system_size)
+GstFlowReturn PendingFrames::drain (VkExec &exec)
 {
-  return push_pending (GST_BASE_TRANSFORM_SRC_PAD (element_), q_,
-      [&] (GstFlowReturn *r) { return complete_oldest (exec, system_size, r); });
+  return push_pending (src_, q_, [&] (GstFlowReturn *r) { return complete_oldest (exec, r); });
 }
 
 void PendingFrames::discard (VkExec &exec)
@@ -81,19 +58,19 @@ void PendingFrames::discard (VkExec &exec)
   while (!q_.empty ()) {
     PendingFrame f = q_.front ();
     q_.pop_front ();
-    wait_fence_or_error (GST_ELEMENT (element_), exec, f.fence, doing_);
+    wait_fence_or_error (element_, exec, f.fence, doing_);
     f.clear ();
   }
 }
 
-void PendingFrames::before_sink_event (VkExec *exec, GstEvent *event, gsize system_size)
+void PendingFrames::before_sink_event (VkExec *exec, GstEvent *event)
 {
   if (!exec)
     return;
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
     discard (*exec);
   else if (GST_EVENT_IS_SERIALIZED (event))
-    drain (*exec, system_size);
+    drain (*exec);
 }
 
 } // namespace gpc

@@ -3,7 +3,6 @@
  */
 #include "gpc-parallel-copy.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
@@ -17,9 +16,6 @@ ParallelCopy::ParallelCopy (unsigned extra)
 
 unsigned ParallelCopy::default_workers ()
 {
-  /* Override (tests, tuning): GPC_COPY_THREADS helper threads. */
-  if (const char *env = getenv ("GPC_COPY_THREADS"))
-    return std::min (16u, (unsigned) atoi (env));
   /* A quarter of the cores, at most 3 helpers: memory bandwidth, not cores,
    * is what a copy needs, and the machine has other work. */
   const unsigned n = std::thread::hardware_concurrency ();

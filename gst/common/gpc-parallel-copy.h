@@ -22,13 +22,14 @@ namespace gpc {
 class ParallelCopy {
  public:
   /* Its own pool of `extra` worker threads besides the caller (0: every
-   * copy inline). */
+   * copy inline). Elements pass default_workers(); benchmarks and tests
+   * choose their own count. */
   explicit ParallelCopy (unsigned extra);
   /* Copies on an existing pool (not owned; must outlive this). */
   explicit ParallelCopy (ThreadPool *pool) : pool_ (pool) {}
 
-  /* A sensible number of extra workers for a copy-only pool on this machine
-   * (GPC_COPY_THREADS overrides). */
+  /* A sensible number of extra workers for a copy-only pool on this
+   * machine: a quarter of its cores, at most 3. */
   static unsigned default_workers ();
 
   /* memcpy of `size` bytes, in chunks of at least `min_chunk`. */

@@ -4,6 +4,7 @@
 #include "gpc-vk-test.h"
 
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 #include <vulkan/vulkan.h>
 extern "C" {
 #include <gst/vulkan/vulkan.h>
@@ -441,5 +442,198 @@ gpc_vk_test_live_latency (const char *launch)
       gst_object_unref (pipe);
     }
   }
+  gpc_vk_test_check_validation ();
+}
+
+/* A picture of `caps` with random bytes. */
+static GstBuffer *
+random_picture (const GstVideoInfo * info, gpc_test::Rng & rng, GstClockTime pts)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
+  GstMapInfo map;
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = (guint8) rng.range (0, 255);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = 40 * GST_MSECOND;
+  return buf;
+}
+
+/* Samples of each plane of `a` and `b` (laid out as their GstVideoMetas
+ * say) are equal. */
+static void
+check_same_picture (GstBuffer * a, GstBuffer * b, const GstVideoInfo * info)
+{
+  GstVideoFrame fa, fb;
+  fail_unless (gst_video_frame_map (&fa, info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, info, b, GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+    const guint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, p);
+    const gsize row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, p) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, p);
+    for (guint y = 0; y < rows; y++) {
+      const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
+      const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
+      fail_unless (memcmp (ra, rb, row_bytes) == 0, "plane %u row %u differs", p, y);
+    }
+  }
+  gst_video_frame_unmap (&fb);
+  gst_video_frame_unmap (&fa);
+}
+
+/* The pool the harness sink offers in gpc_vk_test_allocation, and the
+ * harness's own query function for every other query. */
+static GstBufferPool *offered_pool;
+static GstPadQueryFunction harness_query;
+
+static gboolean
+offer_padded_pool (GstPad * pad, GstObject * parent, GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return harness_query (pad, parent, query);
+  GstCaps *caps;
+  gst_query_parse_allocation (query, &caps, NULL);
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  /* Padding on every side and 64-byte strides, as a display sink's pool
+   * may have: the element must honour the strides its buffers' metas say. */
+  GstVideoAlignment align;
+  gst_video_alignment_reset (&align);
+  align.padding_top = 2;
+  align.padding_left = 8;
+  align.padding_right = 24;
+  align.padding_bottom = 3;
+  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++)
+    align.stride_align[p] = 63;
+  GstStructure *config = gst_buffer_pool_get_config (offered_pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info), 0, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+  gst_buffer_pool_config_set_video_alignment (config, &align);
+  fail_unless (gst_buffer_pool_set_config (offered_pool, config));
+  gst_query_add_allocation_pool (query, offered_pool, GST_VIDEO_INFO_SIZE (&info), 0, 0);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+void
+gpc_vk_test_allocation (const char *element, const char *in_caps, const char *out_caps)
+{
+  gpc_test::Rng rng = gpc_test::rng ("allocation");
+  GstCaps *caps = gst_caps_from_string (in_caps);
+  GstVideoInfo in_info, out_info;
+  fail_unless (gst_video_info_from_caps (&in_info, caps));
+  GstCaps *ocaps = gst_caps_from_string (out_caps);
+  fail_unless (gst_video_info_from_caps (&out_info, ocaps));
+  gst_caps_unref (ocaps);
+  const int n = 4;
+  std::vector<GstBuffer *> in, plain;
+
+  /* Without a pool downstream; what upstream is offered. */
+  GstHarness *h = gst_harness_new_parse (element);
+  gst_harness_set_sink_caps_str (h, out_caps);
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  fail_unless (gst_query_find_allocation_meta (q, GST_VIDEO_META_API_TYPE, NULL));
+  fail_unless (gst_query_get_n_allocation_pools (q) > 0);
+  GstBufferPool *proposed = NULL;
+  gst_query_parse_nth_allocation_pool (q, 0, &proposed, NULL, NULL, NULL);
+  fail_unless (proposed != NULL);
+  fail_unless (gst_buffer_pool_has_option (proposed, GST_BUFFER_POOL_OPTION_VIDEO_META));
+  gst_object_unref (proposed);
+  gst_query_unref (q);
+  for (int i = 0; i < n; i++) {
+    in.push_back (random_picture (&in_info, rng, i * 40 * GST_MSECOND));
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in.back ())), GST_FLOW_OK);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  for (int i = 0; i < n; i++) {
+    plain.push_back (gst_harness_pull (h));
+    fail_unless (plain.back () != NULL);
+    /* Nothing to copy into: the download itself goes downstream. */
+    fail_unless (gst_is_vulkan_buffer_memory (gst_buffer_peek_memory (plain.back (), 0)));
+  }
+  gst_harness_teardown (h);
+
+  /* Into downstream's pool of padded pictures. */
+  offered_pool = gst_video_buffer_pool_new ();
+  h = gst_harness_new_parse (element);
+  harness_query = GST_PAD_QUERYFUNC (h->sinkpad);
+  gst_pad_set_query_function (h->sinkpad, offer_padded_pool);
+  gst_harness_set_sink_caps_str (h, out_caps);
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+  for (int i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[i])), GST_FLOW_OK);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  for (int i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless (out != NULL);
+    fail_unless (out->pool == offered_pool, "picture %d is not from downstream's pool", i);
+    GstVideoMeta *meta = gst_buffer_get_video_meta (out);
+    fail_unless (meta != NULL);
+    fail_unless (meta->stride[0] % 64 == 0 && meta->stride[0] > GST_VIDEO_INFO_PLANE_STRIDE (&out_info, 0),
+        "stride %d", meta->stride[0]);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (in[i]));
+    check_same_picture (out, plain[i], &out_info);
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (h);
+  gst_object_unref (offered_pool);
+  offered_pool = NULL;
+  for (GstBuffer *b : in)
+    gst_buffer_unref (b);
+  for (GstBuffer *b : plain)
+    gst_buffer_unref (b);
+  gst_caps_unref (caps);
+  gpc_vk_test_check_validation ();
+}
+
+void
+gpc_vk_test_qos (const char *element, const char *in_caps, bool drops)
+{
+  gpc_test::Rng rng = gpc_test::rng ("qos");
+  GstCaps *caps = gst_caps_from_string (in_caps);
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  GstHarness *h = gst_harness_new_parse (element);
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps (h, caps);
+  /* Pictures up to 80 ms of running time are late. */
+  fail_unless (gst_harness_push_upstream_event (h, gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW,
+              1.5, 0, 80 * GST_MSECOND)));
+  const int n = 6, dropped = drops ? 3 : 0;
+  for (int i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, random_picture (&info, rng,
+                i * 40 * GST_MSECOND)), GST_FLOW_OK);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), n - dropped);
+  for (int i = dropped; i < n; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * 40 * GST_MSECOND);
+    if (drops && i == dropped)
+      fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
+    gst_buffer_unref (out);
+  }
+  int qos_messages = 0;
+  while (GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS)) {
+    qos_messages++;
+    gst_message_unref (m);
+  }
+  fail_unless_equals_int (qos_messages, dropped);
+  /* The event went on upstream. */
+  bool forwarded = false;
+  while (GstEvent *e = gst_harness_try_pull_upstream_event (h)) {
+    forwarded |= GST_EVENT_TYPE (e) == GST_EVENT_QOS;
+    gst_event_unref (e);
+  }
+  fail_unless (forwarded);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
   gpc_vk_test_check_validation ();
 }

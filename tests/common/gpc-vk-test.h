@@ -99,3 +99,19 @@ void gpc_vk_test_start_failures (const char *launch);
  * frames-in-flight's default keeps 1 frame when upstream is live, 2
  * otherwise, and an explicit value holds either way. */
 void gpc_vk_test_live_latency (const char *launch);
+
+/* Allocation of the filter `element` (gst-launch syntax, e.g. "vkvvcalf")
+ * from system-memory `in_caps` to system-memory `out_caps`:
+ * - its answer to upstream's ALLOCATION query holds GstVideoMeta and a pool;
+ * - with downstream offering a pool of padded pictures (GstVideoMeta), the
+ *   output is that pool's buffers, with its strides, and holds the same
+ *   pictures as without a pool (downloads pushed as they are). */
+void gpc_vk_test_allocation (const char *element, const char *in_caps, const char *out_caps);
+
+/* QoS of the filter `element` from system-memory `in_caps`: after a QoS
+ * event from downstream that says pictures up to 80 ms are late, of 6
+ * pictures 40 ms apart, a filter that makes pictures (`drops`) drops the
+ * first 3 with a QoS message each and marks the next output DISCONT, as
+ * GstBaseTransform does; an analyser passes all 6 and the event goes on
+ * upstream either way. */
+void gpc_vk_test_qos (const char *element, const char *in_caps, bool drops);

@@ -1300,8 +1300,6 @@ GST_END_TEST;
 int
 main (int argc, char **argv)
 {
-  /* Exercise the threaded copies even on small CI machines. */
-  g_setenv ("GPC_COPY_THREADS", "2", FALSE);
   gst_check_init (&argc, &argv);
   gpc_test::seed ();
   gpc_vk_test_init ();

@@ -444,6 +444,72 @@ GST_START_TEST (live_latency)
 }
 GST_END_TEST;
 
+/* GstVideoMeta and a pool for upstream; downstream's pool and strides for
+ * system-memory output. */
+GST_START_TEST (allocation)
+{
+  gpc_vk_test_allocation ("vkrgbaconvert", "video/x-raw,format=I420,width=70,height=36,framerate=25/1",
+      "video/x-raw,format=RGBA,width=70,height=36,framerate=25/1");
+}
+GST_END_TEST;
+
+/* Late pictures are dropped, as GstBaseTransform does. */
+GST_START_TEST (qos)
+{
+  gpc_vk_test_qos ("vkrgbaconvert", "video/x-raw,format=I420,width=64,height=32,framerate=25/1", true);
+}
+GST_END_TEST;
+
+/* What reaches a pad, in order: "RGBA" / "BGRA" for caps, "b" for a buffer. */
+static GstPadProbeReturn
+record_flow (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  std::string *seen = (std::string *) data;
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER) {
+    *seen += "b";
+  } else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_CAPS) {
+    GstCaps *caps;
+    gst_event_parse_caps (GST_PAD_PROBE_INFO_EVENT (info), &caps);
+    *seen += gst_structure_get_string (gst_caps_get_structure (caps, 0), "format");
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Downstream asks for BGRA instead of RGBA mid-stream (RECONFIGURE, as
+ * after a caps change of a capsfilter downstream): the next picture
+ * renegotiates; the pictures still in flight go out first, in RGBA, then
+ * the caps say BGRA and the pictures are BGRA. */
+GST_START_TEST (reconfigure)
+{
+  gpc_test::Rng rng = gpc_test::rng ("reconfigure");
+  unsigned w, hh;
+  random_size (rng, &w, &hh);
+  Case c = make_case (rng, GST_VIDEO_FORMAT_I420, w, hh);
+  GstHarness *h = gst_harness_new_parse ("vkrgbaconvert frames-in-flight=2");
+  std::string seen;
+  gst_pad_add_probe (h->sinkpad, (GstPadProbeType) (GST_PAD_PROBE_TYPE_BUFFER |
+          GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM), record_flow, &seen, NULL);
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=RGBA");
+  gst_harness_set_src_caps (h, gst_video_info_to_caps (&c.info));
+  for (int i = 0; i < 2; i++)
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (c.in)), GST_FLOW_OK);
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=BGRA");
+  fail_unless (gst_harness_push_upstream_event (h, gst_event_new_reconfigure ()));
+  for (int i = 0; i < 2; i++)
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (c.in)), GST_FLOW_OK);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  for (int i = 0; i < 4; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    check_output (out, c, "reconfigure", i >= 2);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_string (seen.c_str (), "RGBAbbBGRAbb");
+  gst_harness_teardown (h);
+  gst_buffer_unref (c.in);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -456,5 +522,8 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (bad_input_errors),
         GPC_CHECK_TEST (concurrent_use),
         GPC_CHECK_TEST (start_failure),
+        GPC_CHECK_TEST (allocation),
+        GPC_CHECK_TEST (qos),
+        GPC_CHECK_TEST (reconfigure),
         GPC_CHECK_TEST (live_latency) });
 }

@@ -567,6 +567,14 @@ GST_START_TEST (live_latency)
 }
 GST_END_TEST;
 
+/* No frame is dropped for QoS (a gap would change the scores); the QoS
+ * event still goes upstream. */
+GST_START_TEST (qos)
+{
+  gpc_vk_test_qos ("vkvmafmotion", "video/x-raw,format=I420,width=64,height=32,framerate=25/1", false);
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -582,5 +590,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (pipeline_churn),
         GPC_CHECK_TEST (concurrent_use),
         GPC_CHECK_TEST (start_failure),
+        GPC_CHECK_TEST (qos),
         GPC_CHECK_TEST (live_latency) }, 900);
 }

@@ -41,13 +41,13 @@ extern "C" {
 
 using namespace vvcalf_test;
 
-/* The raw format holding a picture of this chroma format and depth
- * (GStreamer 1.22 has 4:0:0 at 8 bits only). */
+/* The raw format holding a picture of this chroma format and depth. */
 static const char *
 format_name (int chroma_format, int depth)
 {
   static const char *names[4][3] = {
-    {"GRAY8", NULL, NULL},
+    /* 4:0:0 at 10 and 12 bits: 16-bit words, the depth from the parameters */
+    {"GRAY8", "GRAY16_LE", "GRAY16_LE"},
     {"I420", "I420_10LE", "I420_12LE"},
     {"Y42B", "I422_10LE", "I422_12LE"},
     {"Y444", "Y444_10LE", "Y444_12LE"},
@@ -140,12 +140,22 @@ struct Case {
 
 } // namespace
 
+/* Random input of `depth` bits for the parameters of `c`, the reference's
+ * output and the caps. */
+static void
+random_picture (gpc_test::Rng &rng, Case &c, int depth)
+{
+  c.in.alloc (c.params.pic);
+  random_content (rng, c.in, depth);
+  c.want.alloc (c.params.pic);
+  apply (c.params, c.in, c.want);
+  video_info_for (c.params.pic, &c.vinfo);
+}
+
 static void
 make_case (gpc_test::Rng &rng, Case &c, const RandomLimits &lim)
 {
   random_info (rng, c.info, lim);
-  if (c.info.chroma_format == GST_VVC_ALF_CHROMA_400)
-    c.info.bit_depth = 8;
   /* Chroma filters without clipping (the shader's no-clip path) are rare
    * in random APSs: make some. */
   if (rng.chance (30))
@@ -153,11 +163,7 @@ make_case (gpc_test::Rng &rng, Case &c, const RandomLimits &lim)
       memset (a.chroma_clip_idx, 0, sizeof (a.chroma_clip_idx));
   std::string err;
   fail_unless (gpc::vvc_alf_params_from_info (c.info, c.params, err), "%s", err.c_str ());
-  c.in.alloc (c.params.pic);
-  random_content (rng, c.in, c.params.pic.bit_depth);
-  c.want.alloc (c.params.pic);
-  apply (c.params, c.in, c.want);
-  video_info_for (c.params.pic, &c.vinfo);
+  random_picture (rng, c, c.params.pic.bit_depth);
 }
 
 static std::string
@@ -277,7 +283,8 @@ GST_START_TEST (random_system_memory)
 }
 GST_END_TEST;
 
-/* Per format, several pictures of one size (parameters differ). */
+/* Per format, several pictures of each CTB size (parameters differ), in one
+ * harness per format (its kernel is built once). */
 GST_START_TEST (every_format)
 {
   gpc_test::Rng rng = gpc_test::rng ("formats");
@@ -285,31 +292,27 @@ GST_START_TEST (every_format)
     for (int depth = 8; depth <= 12; depth += 2) {
       if (!format_name (cf, depth))
         continue;
-      for (unsigned ctb : {32u, 64u, 128u}) {
-        std::vector<Case> cases (3);
+      std::vector<Case> cases (9);
+      for (size_t i = 0; i < cases.size (); i++) {
+        Case &c = cases[i];
+        const unsigned ctb = 32u << (i / 3);
         RandomLimits lim;
         lim.max_width = 192;
         lim.max_height = 144;
-        for (Case &c : cases) {
-          for (;;) {
-            gst_vvc_alf_info_clear (&c.info);
-            random_info (rng, c.info, lim);
-            if (c.info.ctb_size == ctb && (int) c.info.chroma_format == cf)
-              break;
-          }
-          c.info.bit_depth = depth;
-          std::string err;
-          fail_unless (gpc::vvc_alf_params_from_info (c.info, c.params, err), "%s", err.c_str ());
-          c.in.alloc (c.params.pic);
-          random_content (rng, c.in, depth);
-          c.want.alloc (c.params.pic);
-          apply (c.params, c.in, c.want);
-          video_info_for (c.params.pic, &c.vinfo);
+        for (;;) {
+          gst_vvc_alf_info_clear (&c.info);
+          random_info (rng, c.info, lim);
+          if (c.info.ctb_size == ctb && (int) c.info.chroma_format == cf)
+            break;
         }
-        GstHarness *h = gst_harness_new ("vkvvcalf");
-        run_cases (h, cases, NULL, NULL);
-        gst_harness_teardown (h);
+        c.info.bit_depth = depth;
+        std::string err;
+        fail_unless (gpc::vvc_alf_params_from_info (c.info, c.params, err), "%s", err.c_str ());
+        random_picture (rng, c, depth);
       }
+      GstHarness *h = gst_harness_new ("vkvvcalf");
+      run_cases (h, cases, NULL, NULL);
+      gst_harness_teardown (h);
     }
   }
   gpc_vk_test_check_validation ();
@@ -317,8 +320,9 @@ GST_START_TEST (every_format)
 GST_END_TEST;
 
 /* The kernel alone (what the element dispatches), for what no GStreamer
- * 1.22 format carries: 4:0:0 at 10 and 12 bits, 8-bit samples at any depth
- * layout, odd plane offsets and strides; all formats and depths at random. */
+ * 1.22 format carries: 8-bit samples at any depth layout, odd plane offsets
+ * and strides; 4:0:0 at 10 and 12 bits and all formats and depths at
+ * random. */
 GST_START_TEST (kernel_all_layouts)
 {
   gpc_test::Rng rng = gpc_test::rng ("kernel");
@@ -619,7 +623,7 @@ GST_START_TEST (synthetic_properties)
   for (int i = 0; i < 6; i++) {
     gpc::VvcAlfSyntheticConfig cfg;
     const int cf = (int) rng.range (0, 3);
-    const int depth = cf == 0 ? 8 : 8 + 2 * (int) rng.range (0, 2);
+    const int depth = 8 + 2 * (int) rng.range (0, 2);
     cfg.width = 8 * (unsigned) rng.range (1, 30);
     cfg.height = 8 * (unsigned) rng.range (1, 20);
     cfg.chroma_format = (GstVvcAlfChromaFormat) cf;
@@ -639,16 +643,13 @@ GST_START_TEST (synthetic_properties)
     for (Case &c : cases) {
       std::string err;
       fail_unless (gpc::vvc_alf_build_synthetic (cfg, c.params, err), "%s", err.c_str ());
-      c.in.alloc (c.params.pic);
-      random_content (rng, c.in, depth);
-      c.want.alloc (c.params.pic);
-      apply (c.params, c.in, c.want);
-      video_info_for (c.params.pic, &c.vinfo);
+      random_picture (rng, c, depth);
     }
     GstHarness *h = gst_harness_new ("vkvvcalf");
     GstElement *e = gst_harness_find_element (h, "vkvvcalf");
     g_object_set (e, "params-source", 3, "ctb-size", cfg.ctb_size, "fixed-filter-set", fixed,
-        "luma", en[0], "cb", en[1], "cr", en[2], "cc-cb", en[3], "cc-cr", en[4], NULL);
+        "luma", en[0], "cb", en[1], "cr", en[2], "cc-cb", en[3], "cc-cr", en[4],
+        "gray16-depth", depth > 8 ? depth : 10, NULL);
     gst_object_unref (e);
     /* run_cases attaches no meta when the info is empty */
     run_cases (h, cases, NULL, NULL);
@@ -917,6 +918,22 @@ GST_START_TEST (live_latency)
 }
 GST_END_TEST;
 
+/* GstVideoMeta and a pool for upstream; downstream's pool and strides for
+ * system-memory output. */
+GST_START_TEST (allocation)
+{
+  gpc_vk_test_allocation ("vkvvcalf", "video/x-raw,format=I420,width=72,height=40,framerate=25/1",
+      "video/x-raw,format=I420,width=72,height=40,framerate=25/1");
+}
+GST_END_TEST;
+
+/* Late pictures are dropped, as GstBaseTransform does. */
+GST_START_TEST (qos)
+{
+  gpc_vk_test_qos ("vkvvcalf", "video/x-raw,format=I420,width=64,height=32,framerate=25/1", true);
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -933,5 +950,7 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (conformance_vectors),
         GPC_CHECK_TEST (concurrent_use),
         GPC_CHECK_TEST (start_failure),
+        GPC_CHECK_TEST (allocation),
+        GPC_CHECK_TEST (qos),
         GPC_CHECK_TEST (live_latency) }, 900);
 }

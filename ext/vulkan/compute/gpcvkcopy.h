@@ -1,0 +1,31 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Copies between Vulkan images and buffers that elements record around
+ * their kernels. Each moves its source and destination into the state the
+ * copy needs (barriers, image layouts, recorded in the memories' barrier
+ * state), and keeps nothing alive: the caller keeps what it passes.
+ */
+#pragma once
+
+#include "gpcvk.h"
+#include "gpcvkexec.h"
+
+namespace gpc {
+
+/* The first `width` x `height` texels of `src` copied raw into `dst`
+ * (same texel size, e.g. R8G8B8A8 into B8G8R8A8). */
+void vk_copy_image (VkExec *exec, GstVulkanImageMemory *src, GstVulkanImageMemory *dst,
+    uint32_t width, uint32_t height);
+
+/* The first `width` x `height` texels of `img` into `dst` at byte `offset`,
+ * rows `width` texels apart; `dst` is then ready for the host to read once
+ * the submission's fence has signalled. */
+void vk_download_image (VkExec *exec, GstVulkanImageMemory *img, GstVulkanBufferMemory *dst,
+    gsize offset, uint32_t width, uint32_t height);
+
+/* `mem`, written by shaders of this submission, ready for the host to read
+ * once the submission's fence has signalled. */
+void vk_ready_for_host (VkExec *exec, GstVulkanBufferMemory *mem);
+
+} // namespace gpc
