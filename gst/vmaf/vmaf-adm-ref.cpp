@@ -271,14 +271,9 @@ uint64_t half_of (uint32_t shift)
   return shift == 0 ? 0 : (uint64_t) 1 << (shift - 1);
 }
 
-struct Shifts {
-  uint32_t num_sub[3], num_sq[3], num_cub[3], num_row;
-  uint32_t den_sq, den_cub, den_row;
-};
-
-Shifts shifts_for (const AdmScaleGeom &g, int scale)
+AdmShifts shifts_for (const AdmScaleGeom &g, int scale)
 {
-  Shifts s {};
+  AdmShifts s {};
   const AdmRect &r = g.core;
   if (scale == 0) {
     const uint32_t cub_hv = (uint32_t) (int64_t) ceil (log2 ((double) g.w) - 4);
@@ -308,7 +303,7 @@ Shifts shifts_for (const AdmScaleGeom &g, int scale)
 void masked_sums (const Bands &ref, const Masking &m, const AdmScaleGeom &g, int scale,
     const AdmConsts &c, AdmAccum *acc)
 {
-  const Shifts s = shifts_for (g, scale);
+  const AdmShifts s = shifts_for (g, scale);
   const AdmRect &r = g.core;
   const std::vector<int32_t> *den_src[3] = { &ref.h, &ref.v, &ref.d };
   for (int b = 0; b < 3; b++) {
@@ -361,6 +356,11 @@ float csf_weight (const AdmParams &p, int lambda, int theta)
 }
 
 } // namespace
+
+void adm_shifts (const AdmScaleGeom &geom, int scale, AdmShifts *shifts)
+{
+  *shifts = shifts_for (geom, scale);
+}
 
 bool adm_params_valid (const AdmParams &p, std::string *why)
 {
@@ -490,13 +490,19 @@ bool ge_scaled (unsigned __int128 a, int ea, unsigned __int128 b, int eb)
 
 } // namespace
 
+uint32_t adm_cos_1deg_sq_q24 ()
+{
+  /* The float lies in [0.5, 1): 24 significant bits are its 24 bits below
+   * the binary point. */
+  const float cos_1deg_sq = cos (1.0 * M_PI / 180.0) * cos (1.0 * M_PI / 180.0);
+  return (uint32_t) (cos_1deg_sq * 16777216.0);
+}
+
 bool adm_angle_flag_int (int64_t ot_dp, int64_t o_mag_sq, int64_t t_mag_sq)
 {
   if (ot_dp < 0)
     return false;
-  /* cos(1 deg)^2 as a float: kCos / 2^24. */
-  const float cos_1deg_sq = cos (1.0 * M_PI / 180.0) * cos (1.0 * M_PI / 180.0);
-  const uint64_t cos_m = (uint64_t) (cos_1deg_sq * 16777216.0);
+  const uint64_t cos_m = adm_cos_1deg_sq_q24 ();
   /* Squared norms that wrapped around (libvmaf's int64 sums of huge
    * coefficients) are negative floats: a negative right side passes. */
   if ((o_mag_sq < 0) != (t_mag_sq < 0) && o_mag_sq != 0 && t_mag_sq != 0)
@@ -568,7 +574,7 @@ void adm_finish (const AdmAccum &acc, unsigned width, unsigned height, const Adm
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom[s];
     const AdmRect &r = g.core;
-    const Shifts sh = shifts_for (g, s);
+    const AdmShifts sh = shifts_for (g, s);
     const float noise =
         powf ((r.bottom - r.top) * (r.right - r.left) * p.noise_weight, 1.0f / 3.0f);
 

@@ -62,6 +62,15 @@ struct AdmConsts {
 };
 void adm_consts (const AdmParams &params, AdmConsts *consts);
 
+/* Shifts of one scale's sums (libvmaf derives them from the band and
+ * region sizes): numerator per band (threshold scaling, square, cube), row
+ * sums; denominator (square and cube at scales 1..3, row sums). */
+struct AdmShifts {
+  uint32_t num_sub[3], num_sq[3], num_cub[3], num_row;
+  uint32_t den_sq, den_cub, den_row;
+};
+void adm_shifts (const AdmScaleGeom &geom, int scale, AdmShifts *shifts);
+
 /* Per-scale integer sums of one frame pair, bands h, v, d: `num` of the
  * masked restored detail (signed, as libvmaf keeps it), `den` of the
  * reference's CSF-free detail. Row sums are rounded before they are added,
@@ -108,5 +117,9 @@ bool adm_angle_flag (int64_t ot_dp, int64_t o_mag_sq, int64_t t_mag_sq);
 /* The same test in integer arithmetic only (how the GPU evaluates it,
  * shaders/vmaf_adm_common.glsl); equal to adm_angle_flag for every input. */
 bool adm_angle_flag_int (int64_t ot_dp, int64_t o_mag_sq, int64_t t_mag_sq);
+
+/* float (cos^2 (1 degree)) * 2^24, an integer: the constant of the integer
+ * form. */
+uint32_t adm_cos_1deg_sq_q24 ();
 
 } // namespace gpc
