@@ -151,6 +151,9 @@ bool ge_scaled (uvec3 a, int ea, uvec3 b, int eb)
   return ge96 (a, b);
 }
 
+// A non-negative 64-bit value as a float, within 2^-23 relative.
+float approx64 (uvec2 v) { return float (v.y) * 4294967296.0 + float (v.x); }
+
 // libvmaf's test float(dp)^2 >= cos^2(1 deg) * float(om) * float(tm) in
 // double: the left side is exact, the right side's last product rounds to
 // 53 bits. COS_M is the float cos^2(1 deg) times 2^24.
@@ -166,6 +169,14 @@ bool adm_angle_flag (uvec2 dp, uvec2 om, uvec2 tm, uint COS_M)
     om = neg64 (om);
   if (tn)
     tm = neg64 (tm);
+  // Clear cases in float arithmetic: each side is within 2^-20 of its exact
+  // value, far inside the 1e-5 margin. Only near-ties take the exact path.
+  const float lhs = approx64 (dp) * approx64 (dp);
+  const float rhs = float (COS_M) * (1.0 / 16777216.0) * approx64 (om) * approx64 (tm);
+  if (lhs > rhs * 1.00001)
+    return true;
+  if (lhs < rhs * 0.99999)
+    return false;
   uint am, ae, bm, be, cm, ce;
   round24 (dp, am, ae);
   round24 (om, bm, be);

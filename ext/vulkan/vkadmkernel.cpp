@@ -9,9 +9,9 @@
 
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkerror.h"
-#include "vmaf_adm_decouple.spv.h"
 #include "vmaf_adm_dwt.spv.h"
-#include "vmaf_adm_sums.spv.h"
+#include "vmaf_adm_masked.spv.h"
+#include "vmaf_adm_rows.spv.h"
 
 namespace gpc {
 
@@ -24,27 +24,26 @@ struct DwtPush {
   uint32_t slot, result_words;
 };
 
-/* The region travels as the shaders' uint left, top, right, bottom. */
-struct DecouplePush {
-  uint32_t w, n;
-  AdmRect rect;
-  uint32_t ref_bands, dis_bands, mask, scale;
-  uint32_t rfactor[3];
-  int32_t gain;
-};
-
-struct SumsPush {
+/* The region travels as the shader's uint left, top, right, bottom. */
+struct MaskedPush {
   uint32_t w, h, n;
   AdmRect rect;
-  uint32_t ref_bands, mask, scale;
+  uint32_t ref_bands, dis_bands, scale;
   uint32_t rfactor[3];
+  int32_t gain;
   uint32_t num_sub[3], num_sq[3], num_cub[3];
-  uint32_t num_row, den_sq, den_cub, den_row;
+  uint32_t den_sq, den_cub;
+  uint32_t partial, tiles_x;
+};
+
+struct RowsPush {
+  uint32_t rows[4], tiles[4], partial[4];
+  uint32_t num_row[4], den_row[4];
   uint32_t result_base;
 };
 
-const uint32_t kTile = 16;     /* vmaf_adm_dwt.comp and _decouple.comp */
-const uint32_t kBandsPerScale = 17; /* 4 + 4 bands, 9 masking planes */
+const uint32_t kDwtTile = 16;                  /* vmaf_adm_dwt.comp */
+const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 
 } // namespace
 
@@ -66,13 +65,13 @@ VkAdmKernel *VkAdmKernel::create (GstVulkanDevice *device, const AdmParams &para
     delete k;
     return nullptr;
   }
-  VkKernel::Spec dec = { vmaf_adm_decouple_spv, sizeof (vmaf_adm_decouple_spv), 1,
-    sizeof (DecouplePush), { adm_cos_1deg_sq_q24 () } };
-  VkKernel::Spec sums = { vmaf_adm_sums_spv, sizeof (vmaf_adm_sums_spv), 2, sizeof (SumsPush),
+  VkKernel::Spec masked = { vmaf_adm_masked_spv, sizeof (vmaf_adm_masked_spv), 1,
+    sizeof (MaskedPush), { adm_cos_1deg_sq_q24 () } };
+  VkKernel::Spec rows = { vmaf_adm_rows_spv, sizeof (vmaf_adm_rows_spv), 2, sizeof (RowsPush),
     {} };
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
-  if (!(k->decouple_ = VkKernel::create (device, dec, error))
-      || !(k->sums_ = VkKernel::create (device, sums, error)) || !k->dwt_for (l8, error)) {
+  if (!(k->masked_ = VkKernel::create (device, masked, error))
+      || !(k->rows_ = VkKernel::create (device, rows, error)) || !k->dwt_for (l8, error)) {
     delete k;
     return nullptr;
   }
@@ -83,8 +82,8 @@ VkAdmKernel::~VkAdmKernel ()
 {
   for (auto &k : dwt_)
     delete k.second;
-  delete decouple_;
-  delete sums_;
+  delete masked_;
+  delete rows_;
   if (scratch_)
     gst_memory_unref (scratch_);
   if (device_)
@@ -115,11 +114,14 @@ bool VkAdmKernel::ensure_scratch (uint32_t w, uint32_t h, GError **error)
   adm_geometry (w, h, geom_);
   uint64_t words = 0;
   for (int s = 0; s < 4; s++) {
-    const uint64_t n = (uint64_t) geom_[s].w * geom_[s].h;
+    const AdmScaleGeom &g = geom_[s];
+    const uint64_t n = (uint64_t) g.w * g.h;
+    tiles_x_[s] = (g.core.right - g.core.left + kMaskTileW - 1) / kMaskTileW;
     ref_bands_[s] = (uint32_t) words;
     dis_bands_[s] = (uint32_t) (words + 4 * n);
-    mask_[s] = (uint32_t) (words + 8 * n);
-    words += kBandsPerScale * n;
+    partial_[s] = (uint32_t) (words + 8 * n);
+    /* Six (low, high) sums per region row and tile. */
+    words += 8 * n + (uint64_t) (g.core.bottom - g.core.top) * tiles_x_[s] * 12;
   }
   if (words * 4 > G_MAXUINT32) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
@@ -168,12 +170,13 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     { scratch->buffer, 0, VK_WHOLE_SIZE },
     { results->buffer, 0, VK_WHOLE_SIZE },
   };
-  const VkDescriptorBufferInfo dec_bufs[1] = { { scratch->buffer, 0, VK_WHOLE_SIZE } };
-  const VkDescriptorBufferInfo sum_bufs[2] = {
+  const VkDescriptorBufferInfo scratch_buf[1] = { { scratch->buffer, 0, VK_WHOLE_SIZE } };
+  const VkDescriptorBufferInfo rows_bufs[2] = {
     { scratch->buffer, 0, VK_WHOLE_SIZE },
     { results->buffer, 0, VK_WHOLE_SIZE },
   };
 
+  RowsPush rp = {};
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom_[s];
     const uint32_t n = (uint32_t) g.w * g.h;
@@ -193,54 +196,44 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     dp.dis_out = dis_bands_[s];
     dp.slot = slot;
     dp.result_words = kResultWords;
-    if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g.w + kTile - 1) / kTile,
-            (g.h + kTile - 1) / kTile, 2, error))
+    if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g.w + kDwtTile - 1) / kDwtTile,
+            (g.h + kDwtTile - 1) / kDwtTile, 2, error))
       return false;
     stage_barrier ();
 
-    DecouplePush cp = {};
-    cp.w = g.w;
-    cp.n = n;
-    cp.rect = g.ext;
-    cp.ref_bands = ref_bands_[s];
-    cp.dis_bands = dis_bands_[s];
-    cp.mask = mask_[s];
-    cp.scale = s;
-    memcpy (cp.rfactor, consts_.i_rfactor[s], sizeof cp.rfactor);
-    cp.gain = consts_.gain_limit;
-    const uint32_t ew = g.ext.right - g.ext.left, eh = g.ext.bottom - g.ext.top;
-    if (!exec->dispatch (decouple_, dec_bufs, 1, &cp, sizeof cp, (ew + kTile - 1) / kTile,
-            (eh + kTile - 1) / kTile, 1, error))
-      return false;
-    stage_barrier ();
-
-    SumsPush sp = {};
-    sp.w = g.w;
-    sp.h = g.h;
-    sp.n = n;
-    sp.rect = g.core;
-    sp.ref_bands = ref_bands_[s];
-    sp.mask = mask_[s];
-    sp.scale = s;
-    memcpy (sp.rfactor, consts_.i_rfactor[s], sizeof sp.rfactor);
+    MaskedPush mp = {};
+    mp.w = g.w;
+    mp.h = g.h;
+    mp.n = n;
+    mp.rect = g.core;
+    mp.ref_bands = ref_bands_[s];
+    mp.dis_bands = dis_bands_[s];
+    mp.scale = s;
+    memcpy (mp.rfactor, consts_.i_rfactor[s], sizeof mp.rfactor);
+    mp.gain = consts_.gain_limit;
     AdmShifts sh;
     adm_shifts (g, s, &sh);
-    for (int b = 0; b < 3; b++) {
-      sp.num_sub[b] = sh.num_sub[b];
-      sp.num_sq[b] = sh.num_sq[b];
-      sp.num_cub[b] = sh.num_cub[b];
-    }
-    sp.num_row = sh.num_row;
-    sp.den_sq = sh.den_sq;
-    sp.den_cub = sh.den_cub;
-    sp.den_row = sh.den_row;
-    sp.result_base = slot * kResultWords + s * 6;
-    if (!exec->dispatch (sums_, sum_bufs, 2, &sp, sizeof sp, g.core.bottom - g.core.top, 1, 1,
-            error))
+    memcpy (mp.num_sub, sh.num_sub, sizeof mp.num_sub);
+    memcpy (mp.num_sq, sh.num_sq, sizeof mp.num_sq);
+    memcpy (mp.num_cub, sh.num_cub, sizeof mp.num_cub);
+    mp.den_sq = sh.den_sq;
+    mp.den_cub = sh.den_cub;
+    mp.partial = partial_[s];
+    mp.tiles_x = tiles_x_[s];
+    const uint32_t rows = g.core.bottom - g.core.top;
+    if (!exec->dispatch (masked_, scratch_buf, 1, &mp, sizeof mp, tiles_x_[s],
+            (rows + kMaskTileH - 1) / kMaskTileH, 1, error))
       return false;
-    if (s < 3)
-      stage_barrier ();
+    stage_barrier ();
+    rp.rows[s] = rows;
+    rp.tiles[s] = tiles_x_[s];
+    rp.partial[s] = partial_[s];
+    rp.num_row[s] = sh.num_row;
+    rp.den_row[s] = sh.den_row;
   }
+  rp.result_base = slot * kResultWords;
+  if (!exec->dispatch (rows_, rows_bufs, 2, &rp, sizeof rp, rp.rows[0], 4, 1, error))
+    return false;
   exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   return true;
 }

@@ -4,9 +4,10 @@
  * VMAF's integer ADM on the GPU (shaders/vmaf_adm_*.comp): per frame pair,
  * the 64-bit integer sums of gpc::AdmAccum, bit-exact with the CPU reference
  * gst/vmaf/vmaf-adm-ref.cpp; gpc::adm_finish() turns them into libvmaf's
- * values on the host. Per scale three dispatches: the wavelet step of both
- * pictures, decoupling + CSF, and the masked cube sums (one workgroup per
- * row, 64-bit atomics from 32-bit words).
+ * values on the host. Per scale two dispatches, the wavelet step of both
+ * pictures and the masked sums (decoupling, CSF and masking fused in
+ * shared-memory tiles, per-row partial sums), then one for all scales that
+ * finishes the rows into the result slot (64-bit atomics from 32-bit ones).
  */
 #pragma once
 
@@ -39,7 +40,7 @@ class VkAdmKernel {
    * (both planes in `layout`): fills result slot `slot` of `results`
    * (kResultWords words each) and makes it visible to the host. The
    * planes must already be readable by compute shaders. The kernel keeps
-   * per-size scratch memory (about 23 bytes per input sample), made on the
+   * per-size scratch memory (about 11 bytes per input sample), made on the
    * first frame and again when the size changes; frames of one kernel must
    * be recorded on one queue. */
   bool record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
@@ -57,13 +58,13 @@ class VkAdmKernel {
   AdmParams params_;
   AdmConsts consts_ {};
   std::map<uint32_t, VkKernel *> dwt_;
-  VkKernel *decouple_ = nullptr;
-  VkKernel *sums_ = nullptr;
+  VkKernel *masked_ = nullptr;
+  VkKernel *rows_ = nullptr;
   GstMemory *scratch_ = nullptr;
   uint32_t scratch_w_ = 0, scratch_h_ = 0;
-  /* Word offsets in scratch per scale: bands a, h, v, d of both pictures,
-   * then r, csf, flt of h, v, d. */
-  uint32_t ref_bands_[4] = {}, dis_bands_[4] = {}, mask_[4] = {};
+  /* Per scale: word offsets in scratch of bands a, h, v, d of both
+   * pictures and of the row partial sums, and tiles per region row. */
+  uint32_t ref_bands_[4] = {}, dis_bands_[4] = {}, partial_[4] = {}, tiles_x_[4] = {};
   AdmScaleGeom geom_[4] = {};
 };
 

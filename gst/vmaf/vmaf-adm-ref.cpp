@@ -507,9 +507,20 @@ bool adm_angle_flag_int (int64_t ot_dp, int64_t o_mag_sq, int64_t t_mag_sq)
    * coefficients) are negative floats: a negative right side passes. */
   if ((o_mag_sq < 0) != (t_mag_sq < 0) && o_mag_sq != 0 && t_mag_sq != 0)
     return true;
-  const Fp24 a = round24 (ot_dp);
-  const Fp24 b = round24 (o_mag_sq < 0 ? 0 - (uint64_t) o_mag_sq : o_mag_sq);
-  const Fp24 c = round24 (t_mag_sq < 0 ? 0 - (uint64_t) t_mag_sq : t_mag_sq);
+  const uint64_t om = o_mag_sq < 0 ? 0 - (uint64_t) o_mag_sq : o_mag_sq;
+  const uint64_t tm = t_mag_sq < 0 ? 0 - (uint64_t) t_mag_sq : t_mag_sq;
+  /* Clear cases in float arithmetic (the GPU's shortcut): each side is
+   * within 2^-20 of its exact value, far inside the 1e-5 margin. */
+  auto approx = [] (uint64_t v) {
+    return (float) (uint32_t) (v >> 32) * 4294967296.0f + (float) (uint32_t) v;
+  };
+  const float lhs = approx (ot_dp) * approx (ot_dp);
+  const float rhs = adm_cos_1deg_sq_q24 () * (1.0f / 16777216.0f) * approx (om) * approx (tm);
+  if (lhs > rhs * 1.00001f)
+    return true;
+  if (lhs < rhs * 0.99999f)
+    return false;
+  const Fp24 a = round24 (ot_dp), b = round24 (om), c = round24 (tm);
   /* Right side: (cos * B) is exact in double, (cos * B) * C is rounded to
    * 53 bits (ties to even); the left side A^2 is exact. */
   unsigned __int128 p = (unsigned __int128) cos_m * b.m * c.m;

@@ -66,7 +66,7 @@ GST_END_TEST;
 GST_START_TEST (angle_test_integer_form)
 {
   gpc_test::Rng rng = gpc_test::rng ("angle");
-  int64_t flags = 0, checked = 0;
+  int64_t flags = 0, checked = 0, near = 0;
   for (int i = 0; i < 2000000; i++) {
     const int bits = (int) rng.range (1, 31);
     auto value = [&] () { return (int64_t) rng.range (-(1ll << bits), (1ll << bits) - 1); };
@@ -97,9 +97,13 @@ GST_START_TEST (angle_test_integer_form)
         (long long) oh, (long long) ov, (long long) th, (long long) tv, want, got);
     flags += want;
     checked++;
+    /* Inputs the float shortcut leaves to the exact comparison. */
+    const double lhs = (double) dp * dp, rhs = 0.99969541 * (double) om * tm;
+    near += dp >= 0 && om > 0 && tm > 0 && fabs (lhs / rhs - 1) < 2e-5;
   }
-  printf ("angle test: %lld inputs, %lld within one degree\n", (long long) checked,
-      (long long) flags);
+  printf ("angle test: %lld inputs, %lld within one degree, %lld near the boundary\n",
+      (long long) checked, (long long) flags, (long long) near);
+  fail_unless (near > 1000, "too few inputs near the boundary");
 }
 GST_END_TEST;
 
