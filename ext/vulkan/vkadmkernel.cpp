@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include <algorithm>
 #include <string>
 
 #include "compute/gpcvkbuffer.h"
@@ -123,9 +124,11 @@ bool VkAdmKernel::ensure_scratch (uint32_t w, uint32_t h, GError **error)
     /* Six (low, high) sums per region row and tile. */
     words += 8 * n + (uint64_t) (g.core.bottom - g.core.top) * tiles_x_[s] * 12;
   }
-  if (words * 4 > G_MAXUINT32) {
+  const uint64_t max_range = device_->physical_device->properties.limits.maxStorageBufferRange;
+  if (words * 4 > std::min<uint64_t> (max_range, G_MAXUINT32)) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
-        "%ux%u is too large for the ADM kernel", w, h);
+        "%ux%u is too large for the ADM kernel: it needs a storage buffer of %" G_GUINT64_FORMAT
+        " bytes, the device binds at most %" G_GUINT64_FORMAT, w, h, words * 4, max_range);
     return false;
   }
   scratch_ = vk_storage_alloc (device_, words * 4, VkMemKind::Device, error);
@@ -150,7 +153,7 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   if (!dwt || !ensure_scratch (width, height, error))
     return false;
   GstVulkanBufferMemory *scratch = (GstVulkanBufferMemory *) scratch_;
-  exec->keep (GST_MINI_OBJECT_CAST (gst_memory_ref (scratch_)));
+  exec->keep (GST_MINI_OBJECT_CAST (scratch_));
 
   /* The previous frame's reads of scratch and results come first. */
   exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
