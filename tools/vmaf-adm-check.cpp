@@ -5,16 +5,14 @@
  * against libvmaf itself: fresh random picture pairs (random sizes, bit
  * depths, distortions and enhancement-gain limits) through both, every value
  * compared for exact equality. Not built by meson (the project does not
- * depend on libvmaf); build it against a libvmaf install, for example the
- * one tools/build-libvmaf.sh makes:
+ * depend on libvmaf); build it against the libvmaf tools/build-libvmaf.sh
+ * installs (its scalar C code, which the reference follows), with the
+ * LIBVMAF_PREFIX and LIBVMAF_LIBDIR that script prints:
  *
- *   g++ -O2 -std=c++17 -Igst/vmaf -I$LIBVMAF/include tools/vmaf-adm-check.cpp \
- *       gst/vmaf/vmaf-adm-ref.cpp -L$LIBVMAF/lib/x86_64-linux-gnu -lvmaf \
- *       -Wl,-rpath,$LIBVMAF/lib/x86_64-linux-gnu -o vmaf-adm-check
+ *   g++ -O2 -std=c++17 -Igst/vmaf -I$LIBVMAF_PREFIX/include tools/vmaf-adm-check.cpp \
+ *       gst/vmaf/vmaf-adm-ref.cpp -L$LIBVMAF_LIBDIR -lvmaf -Wl,-rpath,$LIBVMAF_LIBDIR \
+ *       -o vmaf-adm-check
  *   ./vmaf-adm-check [cases] [seed]
- *
- * Use a libvmaf built without assembly (-Denable_asm=false): its SIMD paths
- * are not bit-exact with its own scalar code.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -72,7 +70,7 @@ std::vector<uint16_t> distort (const std::vector<uint16_t> &ref, int w, int h, u
 {
   const int maxv = (1 << bpc) - 1;
   std::vector<uint16_t> d = ref;
-  const int kind = uniform (0, 4);
+  const int kind = uniform (0, 5);
   const int amp = std::max (1, maxv / uniform (4, 200));
   for (int y = 0; y < h; y++) {
     for (int x = 0; x < w; x++) {
@@ -90,6 +88,8 @@ std::vector<uint16_t> distort (const std::vector<uint16_t> &ref, int w, int h, u
         v = 2 * at (y, x) - (at (y - 1, x) + at (y + 1, x) + at (y, x - 1) + at (y, x + 1)) / 4;
       else if (kind == 3) /* coarse quantisation */
         v = (at (y, x) / amp) * amp;
+      else if (kind == 4) /* inverted: the largest opposed coefficients */
+        v = maxv - at (y, x);
       else /* identical */
         v = at (y, x);
       d[(size_t) y * w + x] = (uint16_t) std::min (std::max (v, 0), maxv);
@@ -147,7 +147,6 @@ int main (int argc, char **argv)
     VmafFeatureDictionary *opts = nullptr;
     char val[64];
     vmaf_feature_dictionary_set (&opts, "debug", "true");
-    std::string suffix;
     if (params.enhn_gain_limit != 100.0) {
       snprintf (val, sizeof val, "%g", params.enhn_gain_limit);
       vmaf_feature_dictionary_set (&opts, "adm_enhn_gain_limit", val);

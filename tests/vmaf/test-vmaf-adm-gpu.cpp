@@ -116,11 +116,13 @@ gpc::AdmAccum cpu_accum (const std::vector<uint16_t> &ref, const std::vector<uin
 }
 
 /* Content with structure at several scales. */
-std::vector<uint16_t> make_picture (gpc_test::Rng &rng, unsigned w, unsigned h, unsigned bpc)
+std::vector<uint16_t> make_picture (gpc_test::Rng &rng, unsigned w, unsigned h, unsigned bpc,
+    int kind = -1)
 {
   const int maxv = (1 << bpc) - 1;
   std::vector<uint16_t> p ((size_t) w * h);
-  const int kind = (int) rng.range (0, 3);
+  if (kind < 0)
+    kind = (int) rng.range (0, 3);
   const int block = (int) rng.range (2, 24);
   const double fx = rng.range (1, 40) / 1000.0, fy = rng.range (1, 40) / 1000.0;
   std::vector<int> blocks ((w / block + 1) * (h / block + 1));
@@ -144,10 +146,11 @@ std::vector<uint16_t> make_picture (gpc_test::Rng &rng, unsigned w, unsigned h, 
 }
 
 std::vector<uint16_t> distort (gpc_test::Rng &rng, const std::vector<uint16_t> &ref, int w,
-    int h, unsigned bpc)
+    int h, unsigned bpc, int kind = -1)
 {
   const int maxv = (1 << bpc) - 1;
-  const int kind = (int) rng.range (0, 4);
+  if (kind < 0)
+    kind = (int) rng.range (0, 5);
   const int amp = std::max (1, maxv / (int) rng.range (4, 200));
   std::vector<uint16_t> d (ref.size ());
   auto at = [&] (int y, int x) {
@@ -165,6 +168,8 @@ std::vector<uint16_t> distort (gpc_test::Rng &rng, const std::vector<uint16_t> &
         v = 2 * c - nb / 4;
       else if (kind == 3)
         v = (c / amp) * amp;
+      else if (kind == 4) /* inverted: the largest opposed coefficients */
+        v = maxv - c;
       else
         v = c;
       d[(size_t) y * w + x] = (uint16_t) std::min (std::max (v, 0), maxv);
@@ -206,13 +211,17 @@ GST_START_TEST (random_pictures)
   };
   const int cases = 24;
   for (int c = 0; c < cases; c++) {
-    const gpc::LumaLayout &l = layouts[rng.range (0, G_N_ELEMENTS (layouts) - 1)];
+    /* Case 1: full-range 16-bit blocks against their inverse, the largest
+     * coefficients of opposite sign (int32 wrap-around at scales 1..3). */
+    const bool extreme = c == 1;
+    const gpc::LumaLayout &l =
+        layouts[extreme ? 3 : rng.range (0, G_N_ELEMENTS (layouts) - 1)];
     const bool large = c == 0;
     const unsigned w = large ? 640 : (unsigned) rng.range (gpc::kAdmMinSize, 200);
     const unsigned h = large ? 360 : (unsigned) rng.range (gpc::kAdmMinSize, 160);
     const int ki = (int) rng.range (0, 2);
-    const std::vector<uint16_t> ref = make_picture (rng, w, h, l.bpc);
-    const std::vector<uint16_t> dis = distort (rng, ref, w, h, l.bpc);
+    const std::vector<uint16_t> ref = make_picture (rng, w, h, l.bpc, extreme ? 3 : -1);
+    const std::vector<uint16_t> dis = distort (rng, ref, w, h, l.bpc, extreme ? 4 : -1);
     gpc::AdmAccum gpu;
     gpu_accum (dev, kernels[ki], ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu);
     const gpc::AdmAccum cpu = cpu_accum (ref, dis, w, h, l.bpc, kernels[ki]->params ());
