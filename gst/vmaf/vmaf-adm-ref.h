@@ -33,9 +33,10 @@ struct AdmParams {
 /* False (with the reason) for options libvmaf refuses. */
 bool adm_params_valid (const AdmParams &params, std::string *why);
 
-/* Smallest picture the feature is defined for: libvmaf's border handling
- * of the wavelet step reads outside the picture when a band it produces
- * (down to the one below scale 3) has fewer than 3 samples. */
+/* Pictures the feature is defined for, 33 to 32768 samples each way:
+ * libvmaf's border handling of the wavelet step reads outside its input
+ * when a band (scale 3's included) has fewer than 3 samples a side, and its
+ * int arithmetic on width * height bounds the other end. */
 constexpr unsigned kAdmMinSize = 33;
 bool adm_size_supported (unsigned width, unsigned height);
 
