@@ -1,0 +1,255 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "vkadmkernel.h"
+
+#include <string.h>
+
+#include <algorithm>
+#include <string>
+
+#include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkerror.h"
+#include "vmaf_adm_dwt.spv.h"
+#include "vmaf_adm_masked.spv.h"
+#include "vmaf_adm_rows.spv.h"
+
+namespace gpc {
+
+namespace {
+
+/* Push constants, in the shaders' order. */
+struct DwtPush {
+  uint32_t in_w, in_h, out_w, out_h, scale, bpc;
+  uint32_t ref_in, dis_in, ref_stride, dis_stride, ref_out, dis_out;
+  uint32_t slot, result_words;
+};
+
+/* The region travels as the shader's uint left, top, right, bottom. */
+struct MaskedPush {
+  uint32_t w, h, n;
+  AdmRect rect;
+  uint32_t ref_bands, dis_bands, scale;
+  uint32_t rfactor[3];
+  int32_t gain;
+  uint32_t num_sub[3], num_sq[3], num_cub[3];
+  uint32_t den_sq, den_cub;
+  uint32_t partial, tiles_x;
+};
+
+struct RowsPush {
+  uint32_t rows[4], tiles[4], partial[4];
+  uint32_t num_row[4], den_row[4];
+  uint32_t result_base;
+};
+
+const uint32_t kDwtTile = 16;                  /* vmaf_adm_dwt.comp */
+const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
+
+} // namespace
+
+VkAdmKernel *VkAdmKernel::create (GstVulkanDevice *device, const AdmParams &params,
+    GError **error)
+{
+  std::string why;
+  if (!adm_params_valid (params, &why)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS, "%s", why.c_str ());
+    return nullptr;
+  }
+  VkAdmKernel *k = new VkAdmKernel ();
+  k->device_ = (GstVulkanDevice *) gst_object_ref (device);
+  k->params_ = params;
+  adm_consts (params, &k->consts_);
+  if (k->consts_.gain_limit == 0) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "adm_enhn_gain_limit %g: the GPU takes integer limits only", params.enhn_gain_limit);
+    delete k;
+    return nullptr;
+  }
+  VkKernel::Spec masked = { vmaf_adm_masked_spv, sizeof (vmaf_adm_masked_spv), 1,
+    sizeof (MaskedPush), { adm_cos_1deg_sq_q24 () } };
+  VkKernel::Spec rows = { vmaf_adm_rows_spv, sizeof (vmaf_adm_rows_spv), 2, sizeof (RowsPush),
+    {} };
+  LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
+  if (!(k->masked_ = VkKernel::create (device, masked, error))
+      || !(k->rows_ = VkKernel::create (device, rows, error)) || !k->dwt_for (l8, error)) {
+    delete k;
+    return nullptr;
+  }
+  return k;
+}
+
+VkAdmKernel::~VkAdmKernel ()
+{
+  for (auto &k : dwt_)
+    delete k.second;
+  delete masked_;
+  delete rows_;
+  if (scratch_)
+    gst_memory_unref (scratch_);
+  if (device_)
+    gst_object_unref (device_);
+}
+
+VkKernel *VkAdmKernel::dwt_for (const LumaLayout &l, GError **error)
+{
+  const uint32_t key = (uint32_t) l.packing * 32 + l.shift;
+  auto it = dwt_.find (key);
+  if (it != dwt_.end ())
+    return it->second;
+  VkKernel::Spec spec = { vmaf_adm_dwt_spv, sizeof (vmaf_adm_dwt_spv), 4, sizeof (DwtPush),
+    { (uint32_t) l.packing, l.shift } };
+  VkKernel *k = VkKernel::create (device_, spec, error);
+  if (k)
+    dwt_[key] = k;
+  return k;
+}
+
+bool VkAdmKernel::ensure_scratch (uint32_t w, uint32_t h, GError **error)
+{
+  if (scratch_ && w == scratch_w_ && h == scratch_h_)
+    return true;
+  if (scratch_)
+    gst_memory_unref (scratch_);
+  scratch_ = nullptr;
+  adm_geometry (w, h, geom_);
+  uint64_t words = 0;
+  for (int s = 0; s < 4; s++) {
+    const AdmScaleGeom &g = geom_[s];
+    const uint64_t n = (uint64_t) g.w * g.h;
+    tiles_x_[s] = (g.core.right - g.core.left + kMaskTileW - 1) / kMaskTileW;
+    ref_bands_[s] = (uint32_t) words;
+    dis_bands_[s] = (uint32_t) (words + 4 * n);
+    partial_[s] = (uint32_t) (words + 8 * n);
+    /* Six (low, high) sums per region row and tile. */
+    words += 8 * n + (uint64_t) (g.core.bottom - g.core.top) * tiles_x_[s] * 12;
+  }
+  const uint64_t max_range = device_->physical_device->properties.limits.maxStorageBufferRange;
+  if (words * 4 > std::min<uint64_t> (max_range, G_MAXUINT32)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "%ux%u is too large for the ADM kernel: it needs a storage buffer of %" G_GUINT64_FORMAT
+        " bytes, the device binds at most %" G_GUINT64_FORMAT, w, h, words * 4, max_range);
+    return false;
+  }
+  scratch_ = vk_storage_alloc (device_, words * 4, VkMemKind::Device, error);
+  if (!scratch_)
+    return false;
+  scratch_w_ = w;
+  scratch_h_ = h;
+  return true;
+}
+
+bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+    GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+    const LumaLayout &layout, GError **error)
+{
+  if (!adm_size_supported (width, height)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "ADM needs pictures of at least %ux%u, not %ux%u", kAdmMinSize, kAdmMinSize, width,
+        height);
+    return false;
+  }
+  VkKernel *dwt = dwt_for (layout, error);
+  if (!dwt || !ensure_scratch (width, height, error))
+    return false;
+  GstVulkanBufferMemory *scratch = (GstVulkanBufferMemory *) scratch_;
+  exec->keep (GST_MINI_OBJECT_CAST (scratch_));
+
+  /* The previous frame's reads of scratch and results come first. */
+  exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  auto stage_barrier = [exec] () {
+    exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  };
+
+  const VkDescriptorBufferInfo dwt_bufs[4] = {
+    { ref.mem->buffer, 0, VK_WHOLE_SIZE },
+    { dist.mem->buffer, 0, VK_WHOLE_SIZE },
+    { scratch->buffer, 0, VK_WHOLE_SIZE },
+    { results->buffer, 0, VK_WHOLE_SIZE },
+  };
+  const VkDescriptorBufferInfo scratch_buf[1] = { { scratch->buffer, 0, VK_WHOLE_SIZE } };
+  const VkDescriptorBufferInfo rows_bufs[2] = {
+    { scratch->buffer, 0, VK_WHOLE_SIZE },
+    { results->buffer, 0, VK_WHOLE_SIZE },
+  };
+
+  RowsPush rp = {};
+  for (int s = 0; s < 4; s++) {
+    const AdmScaleGeom &g = geom_[s];
+    const uint32_t n = (uint32_t) g.w * g.h;
+
+    DwtPush dp = {};
+    dp.in_w = s == 0 ? width : geom_[s - 1].w;
+    dp.in_h = s == 0 ? height : geom_[s - 1].h;
+    dp.out_w = g.w;
+    dp.out_h = g.h;
+    dp.scale = s;
+    dp.bpc = layout.bpc;
+    dp.ref_in = s == 0 ? ref.offset : ref_bands_[s - 1];
+    dp.dis_in = s == 0 ? dist.offset : dis_bands_[s - 1];
+    dp.ref_stride = s == 0 ? ref.stride : dp.in_w;
+    dp.dis_stride = s == 0 ? dist.stride : dp.in_w;
+    dp.ref_out = ref_bands_[s];
+    dp.dis_out = dis_bands_[s];
+    dp.slot = slot;
+    dp.result_words = kResultWords;
+    if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g.w + kDwtTile - 1) / kDwtTile,
+            (g.h + kDwtTile - 1) / kDwtTile, 2, error))
+      return false;
+    stage_barrier ();
+
+    MaskedPush mp = {};
+    mp.w = g.w;
+    mp.h = g.h;
+    mp.n = n;
+    mp.rect = g.core;
+    mp.ref_bands = ref_bands_[s];
+    mp.dis_bands = dis_bands_[s];
+    mp.scale = s;
+    memcpy (mp.rfactor, consts_.i_rfactor[s], sizeof mp.rfactor);
+    mp.gain = consts_.gain_limit;
+    AdmShifts sh;
+    adm_shifts (g, s, &sh);
+    memcpy (mp.num_sub, sh.num_sub, sizeof mp.num_sub);
+    memcpy (mp.num_sq, sh.num_sq, sizeof mp.num_sq);
+    memcpy (mp.num_cub, sh.num_cub, sizeof mp.num_cub);
+    mp.den_sq = sh.den_sq;
+    mp.den_cub = sh.den_cub;
+    mp.partial = partial_[s];
+    mp.tiles_x = tiles_x_[s];
+    const uint32_t rows = g.core.bottom - g.core.top;
+    if (!exec->dispatch (masked_, scratch_buf, 1, &mp, sizeof mp, tiles_x_[s],
+            (rows + kMaskTileH - 1) / kMaskTileH, 1, error))
+      return false;
+    stage_barrier ();
+    rp.rows[s] = rows;
+    rp.tiles[s] = tiles_x_[s];
+    rp.partial[s] = partial_[s];
+    rp.num_row[s] = sh.num_row;
+    rp.den_row[s] = sh.den_row;
+  }
+  rp.result_base = slot * kResultWords;
+  if (!exec->dispatch (rows_, rows_bufs, 2, &rp, sizeof rp, rp.rows[0], 4, 1, error))
+    return false;
+  exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  return true;
+}
+
+void VkAdmKernel::read_accum (const uint32_t *w, AdmAccum *accum)
+{
+  for (int s = 0; s < 4; s++) {
+    for (int b = 0; b < 3; b++) {
+      const uint32_t *num = w + (s * 3 + b) * 2, *den = w + 24 + (s * 3 + b) * 2;
+      accum->num[s][b] = (int64_t) ((uint64_t) num[1] << 32 | num[0]);
+      accum->den[s][b] = (uint64_t) den[1] << 32 | den[0];
+    }
+  }
+}
+
+} // namespace gpc

@@ -1,0 +1,71 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * VMAF's integer ADM on the GPU (shaders/vmaf_adm_*.comp): per frame pair,
+ * the 64-bit integer sums of gpc::AdmAccum, bit-exact with the CPU reference
+ * gst/vmaf/vmaf-adm-ref.cpp; gpc::adm_finish() turns them into libvmaf's
+ * values on the host. Per scale two dispatches, the wavelet step of both
+ * pictures and the masked sums (decoupling, CSF and masking fused in
+ * shared-memory tiles, per-row partial sums), then one for all scales that
+ * finishes the rows into the result slot (64-bit atomics from 32-bit ones).
+ */
+#pragma once
+
+#include <map>
+
+#include "compute/gpcvkexec.h"
+#include "compute/gpcvkkernel.h"
+#include "vkmotionkernel.h"
+#include "vmaf-adm-ref.h"
+#include "vmaf-motion-layout.h"
+
+namespace gpc {
+
+class VkAdmKernel {
+ public:
+  /* uint32 words of one result slot: num[4][3] then den[4][3], each a
+   * (low, high) pair. */
+  static constexpr uint32_t kResultWords = 48;
+
+  /* NULL with error for options the GPU path does not take: those libvmaf
+   * refuses, and enhancement-gain limits that are not integers (libvmaf's
+   * models use 100 and 1). */
+  static VkAdmKernel *create (GstVulkanDevice *device, const AdmParams &params,
+      GError **error);
+  ~VkAdmKernel ();
+
+  const AdmParams &params () const { return params_; }
+
+  /* Records the whole feature for one frame pair of width x height luma
+   * (both planes in `layout`): fills result slot `slot` of `results`
+   * (kResultWords words each) and makes it visible to the host. The
+   * planes must already be readable by compute shaders. The kernel keeps
+   * per-size scratch memory (about 11 bytes per input sample), made on the
+   * first frame and again when the size changes; frames of one kernel must
+   * be recorded on one queue. */
+  bool record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+      GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+      const LumaLayout &layout, GError **error);
+
+  /* The sums of one slot, from its mapped words. */
+  static void read_accum (const uint32_t *slot_words, AdmAccum *accum);
+
+ private:
+  VkKernel *dwt_for (const LumaLayout &layout, GError **error);
+  bool ensure_scratch (uint32_t width, uint32_t height, GError **error);
+
+  GstVulkanDevice *device_ = nullptr;
+  AdmParams params_;
+  AdmConsts consts_ {};
+  std::map<uint32_t, VkKernel *> dwt_;
+  VkKernel *masked_ = nullptr;
+  VkKernel *rows_ = nullptr;
+  GstMemory *scratch_ = nullptr;
+  uint32_t scratch_w_ = 0, scratch_h_ = 0;
+  /* Per scale: word offsets in scratch of bands a, h, v, d of both
+   * pictures and of the row partial sums, and tiles per region row. */
+  uint32_t ref_bands_[4] = {}, dis_bands_[4] = {}, partial_[4] = {}, tiles_x_[4] = {};
+  AdmScaleGeom geom_[4] = {};
+};
+
+} // namespace gpc
