@@ -1,0 +1,173 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "vkvifkernel.h"
+
+#include <string.h>
+
+#include "compute/gpcvkplane.h"
+#include "vmaf_vif.spv.h"
+
+namespace gpc {
+
+namespace {
+
+/* Push constants, in the shader's order. */
+struct VifPush {
+  uint32_t ref_offset, dist_offset, ref_stride, dist_stride;
+  uint32_t width, height, bpc, next_offset, slot, limit_lo, limit_hi;
+};
+
+const uint32_t kThreads = 256;
+const uint32_t kTileW = 32;
+
+/* Words of the packed pictures of scales 1..3, and where each starts. */
+uint32_t scale_offset (uint32_t w, uint32_t h, int scale)
+{
+  uint32_t off = 0;
+  for (int s = 1; s < scale; s++)
+    off += (w >> s) * (h >> s);
+  return off;
+}
+
+} // namespace
+
+VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error, bool exact_only)
+{
+  VkVifKernel *k = new VkVifKernel ();
+  k->device_ = (GstVulkanDevice *) gst_object_ref (device);
+  k->exact_only_ = exact_only;
+  /* Scale 0's tile: (tile_h + 16) x 48 samples and 4 x tile_h x 48 vertical
+   * results, 4 bytes each: 10.5 KiB at 8 rows (Vulkan's guaranteed 16 KiB),
+   * 18 KiB at 16 (fewer halo rows per output row). */
+  const uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
+  k->tile_h_ = shared >= 20 * 1024 ? 16 : 8;
+  k->staging_ = new VkBufferCache (device, VkMemKind::HostWrite);
+  k->devcache_ = new VkBufferCache (device, VkMemKind::Device);
+  LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
+  for (int s = 0; s < kVifScales; s++) {
+    if (!k->pipeline_for (s, l8, error)) {
+      delete k;
+      return nullptr;
+    }
+  }
+  return k;
+}
+
+VkVifKernel::~VkVifKernel ()
+{
+  for (auto &k : kernels_)
+    delete k.second;
+  gst_clear_buffer (&table_);
+  delete staging_;
+  delete devcache_;
+  if (device_)
+    gst_object_unref (device_);
+}
+
+gsize VkVifKernel::scratch_size (uint32_t width, uint32_t height)
+{
+  return (gsize) scale_offset (width, height, kVifScales) * 4 + 4;
+}
+
+VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, GError **error)
+{
+  /* Coarser scales read our packed pictures: one pipeline each. */
+  const uint32_t packing = scale == 0 ? (uint32_t) l.packing : 0;
+  const uint32_t shift = scale == 0 ? l.shift : 0;
+  const uint32_t key = (packing * 32 + shift) * 4 + (uint32_t) scale;
+  auto it = kernels_.find (key);
+  if (it != kernels_.end ())
+    return it->second;
+  VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 5, sizeof (VifPush),
+    { packing, shift, (uint32_t) scale, kTileW, tile_h_, kThreads, exact_only_ ? 1u : 0u } };
+  VkKernel *k = VkKernel::create (device_, spec, error);
+  if (k)
+    kernels_[key] = k;
+  return k;
+}
+
+bool VkVifKernel::ensure_table (VkExec *exec, GError **error)
+{
+  if (table_)
+    return true;
+  table_ = vk_upload_bytes (exec, staging_, devcache_, kVifLog2TableSize * 2,
+      [] (uint8_t *dst) { memcpy (dst, vif_log2_table (), kVifLog2TableSize * 2); }, error);
+  return table_ != nullptr;
+}
+
+bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+    GstVulkanBufferMemory *scratch, GstVulkanBufferMemory *results, uint32_t slot,
+    uint32_t w, uint32_t h, const LumaLayout &l, double gain_limit, GError **error)
+{
+  if (w < kVifMinSize || h < kVifMinSize || !(gain_limit >= 1.0)
+      || !(gain_limit <= kVifDefaultGainLimit)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "VIF needs at least %ux%u samples and a gain limit in [1, 100] (got %ux%u, %g)",
+        kVifMinSize, kVifMinSize, w, h, gain_limit);
+    return false;
+  }
+  if (!ensure_table (exec, error))
+    return false;
+  GstVulkanBufferMemory *table = vk_buffer_memory (table_);
+  uint64_t limit_bits;
+  memcpy (&limit_bits, &gain_limit, sizeof limit_bits);
+
+  exec->barrier (results, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  vkCmdFillBuffer (exec->cmd (), results->buffer, (VkDeviceSize) slot * kSlotWords * 4,
+      kSlotWords * 4, 0);
+  exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  for (int s = 0; s < kVifScales; s++) {
+    const uint32_t sw = w >> s, sh = h >> s;
+    VifPush pc = {};
+    if (s == 0) {
+      pc.ref_offset = ref.offset;
+      pc.dist_offset = dist.offset;
+      pc.ref_stride = ref.stride;
+      pc.dist_stride = dist.stride;
+    } else {
+      pc.ref_offset = scale_offset (w, h, s);
+      pc.ref_stride = sw;
+    }
+    pc.width = sw;
+    pc.height = sh;
+    pc.bpc = l.bpc;
+    pc.next_offset = scale_offset (w, h, s + 1);
+    pc.slot = slot;
+    pc.limit_lo = (uint32_t) limit_bits;
+    pc.limit_hi = (uint32_t) (limit_bits >> 32);
+    /* Scale s writes scale s + 1's pictures that the next dispatch reads. */
+    exec->barrier (scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    VkBuffer in0 = s == 0 ? ref.mem->buffer : scratch->buffer;
+    VkBuffer in1 = s == 0 ? dist.mem->buffer : scratch->buffer;
+    VkDescriptorBufferInfo bufs[5] = {
+      { in0, 0, VK_WHOLE_SIZE },
+      { in1, 0, VK_WHOLE_SIZE },
+      { scratch->buffer, 0, VK_WHOLE_SIZE },
+      { table->buffer, 0, VK_WHOLE_SIZE },
+      { results->buffer, 0, VK_WHOLE_SIZE },
+    };
+    VkKernel *k = pipeline_for (s, l, error);
+    if (!k)
+      return false;
+    if (!exec->dispatch (k, bufs, 5, &pc, sizeof pc, (sw + kTileW - 1) / kTileW,
+            (sh + tile_h_ - 1) / tile_h_, 1, error))
+      return false;
+  }
+  exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  return true;
+}
+
+void VkVifKernel::read_slot (const uint32_t *words, VifAccum accum[kVifScales])
+{
+  for (int s = 0; s < kVifScales; s++) {
+    uint64_t v[4];
+    for (int i = 0; i < 4; i++)
+      v[i] = words[s * 8 + 2 * i] | ((uint64_t) words[s * 8 + 2 * i + 1] << 32);
+    accum[s] = { v[0], v[1], v[2], v[3] };
+  }
+}
+
+} // namespace gpc

@@ -1,0 +1,65 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * VMAF's integer VIF on the GPU (shaders/vmaf_vif.comp, one dispatch per
+ * scale): per frame pair, the four scales' integer sums of gst/vmaf's CPU
+ * reference, bit for bit, read back as 128 bytes. Used by vkvmaf and by the
+ * tests, so both run the same dispatches.
+ */
+#pragma once
+
+#include <map>
+
+#include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkexec.h"
+#include "compute/gpcvkkernel.h"
+#include "vkmotionkernel.h"
+#include "vmaf-motion-layout.h"
+#include "vmaf-vif-ref.h"
+
+namespace gpc {
+
+class VkVifKernel {
+ public:
+  /* 32-bit words of one result slot: per scale num_log, den_log,
+   * num_non_log, den_non_log as (low, high) pairs. */
+  static constexpr uint32_t kSlotWords = kVifScales * 4 * 2;
+
+  /* exact_only (tests): every pixel's gain through the exact double
+   * emulation instead of the integer fast path. */
+  static VkVifKernel *create (GstVulkanDevice *device, GError **error, bool exact_only = false);
+  ~VkVifKernel ();
+
+  /* Bytes of the scratch buffer a frame of width x height needs (the three
+   * coarser scales' pictures). */
+  static gsize scratch_size (uint32_t width, uint32_t height);
+
+  /* Records, for the luma planes `ref` and `dist` (layout `layout`, both
+   * ready for SHADER_READ, width and height >= kVifMinSize): zero the result
+   * slot, the four scales, and make the slot visible to the host. `scratch`
+   * (scratch_size() bytes, device-local) must not be used by another frame
+   * still in flight; `results` holds kSlotWords words per slot. gain_limit:
+   * libvmaf's vif_enhn_gain_limit in [1, 100]. The first call also uploads
+   * the log2 table (recorded on `exec`). */
+  bool record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+      GstVulkanBufferMemory *scratch, GstVulkanBufferMemory *results, uint32_t slot,
+      uint32_t width, uint32_t height, const LumaLayout &layout, double gain_limit,
+      GError **error);
+
+  /* The sums of one slot, from the mapped results buffer. */
+  static void read_slot (const uint32_t *slot_words, VifAccum accum[kVifScales]);
+
+ private:
+  VkKernel *pipeline_for (int scale, const LumaLayout &layout, GError **error);
+  bool ensure_table (VkExec *exec, GError **error);
+
+  GstVulkanDevice *device_ = nullptr;
+  bool exact_only_ = false;
+  uint32_t tile_h_ = 8;
+  VkBufferCache *staging_ = nullptr;
+  VkBufferCache *devcache_ = nullptr;
+  GstBuffer *table_ = nullptr;
+  std::map<uint32_t, VkKernel *> kernels_;
+};
+
+} // namespace gpc
