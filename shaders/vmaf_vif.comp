@@ -46,8 +46,11 @@ layout (std430, binding = 0) readonly buffer RefBuf { uint ref_words[]; };
 layout (std430, binding = 1) readonly buffer DistBuf { uint dist_words[]; };
 // The next scale's pictures (scales 0..2), packed as above.
 layout (std430, binding = 2) writeonly buffer NextBuf { uint next_words[]; };
-// log2 mantissa table: entry i - 32768 for i in [32768, 65535], two per word.
+// log2 mantissa table: entry i - 32768 for i in [32768, 65535], two per word;
+// then, at word 16384 + E, the float e_E = double(2^E + eps) - 2^E: what
+// adding eps adds to any sigma1_sq in [2^E, 2^(E+1)).
 layout (std430, binding = 3) readonly buffer Log2Buf { uint log2_words[]; };
+const uint EPS_BASE = 16384u;
 // Per result slot and scale: num_log, den_log, num_non_log, den_non_log as
 // (low, high) 32-bit pairs.
 layout (std430, binding = 4) buffer Result { uint result[]; };
@@ -64,6 +67,8 @@ layout (push_constant) uniform Params {
   uint slot;
   uint limit_lo;     // gain limit, IEEE double bits
   uint limit_hi;
+  uint limit_int;    // the limit when it is an integer, else 0
+  float limit_f;     // the limit as a float
 } pc;
 
 LUMA_FETCH_FUNCTIONS (ref, ref_words)
@@ -152,6 +157,116 @@ uint num_log_exact (uint s1, uint s2, uint s12)
   return log2_fixed (n.x, n.y) - log2_fixed (n1, 0u);
 }
 
+// Exact floor(s12^2 / s1) and remainder when the quotient is below 2^31 (a
+// float estimate, one correction from the float remainder, then +-1
+// steps); false otherwise.
+bool div_square (uint s12, uint s1, out uint q, out uint r)
+{
+  uint sh, sl;
+  umulExtended (s12, s12, sh, sl);
+  q = 0u;
+  r = 0u;
+  if (sh >= (s1 >> 1))
+    return false;
+  const float s1f = float (s1);
+  q = uint (min (float (s12) * float (s12) / s1f, 2147483520.0));
+  // The remainder s12^2 - q s1 as a signed 64-bit (rh, rl).
+  uint ph, pl, b, c;
+  umulExtended (q, s1, ph, pl);
+  uint rl = usubBorrow (sl, pl, b);
+  uint rh = sh - ph - b;
+  const float rf = float (int (rh)) * 4294967296.0 + float (rl);
+  const int dq = int (floor (rf / s1f));
+  q = uint (int (q) + dq);
+  umulExtended (q, s1, ph, pl);
+  rl = usubBorrow (sl, pl, b);
+  rh = sh - ph - b;
+  for (int k = 0; k < 4; k++) {
+    if (int (rh) < 0) {
+      rl = uaddCarry (rl, s1, c);
+      rh += c;
+      q--;
+    } else if (rh != 0u || rl >= s1) {
+      rl = usubBorrow (rl, s1, b);
+      rh -= b;
+      q++;
+    } else {
+      r = rl;
+      return q < 0x80000000u;
+    }
+  }
+  return false;
+}
+
+// The numerator's log2 term without double arithmetic, where integer and
+// float bounds prove the result; false where they do not (then
+// num_log_exact decides). With d = sigma1_sq + e (e: eps rounded to
+// sigma1_sq's last place), X = s12^2 / d and Q, r from div_square:
+//   X = Q + F, F = (r - Q e) / d, so floor(s2 - X) = s2 - Q - (F > 0),
+//   g^2 s1 = X - X e / d = Q + Z, Z ~= r / s1 - 2 Q e / s1,
+// and libvmaf's doubles are within (3X + s2) 2^-53 and (g^2 s1) 2^-51 of
+// these: a pixel takes the fast path when F and Z lie farther than twice
+// those bounds plus the float error from the integers 0 and 1.
+bool num_log_fast (uint s1, uint s2, uint s12, out uint term)
+{
+  term = 0u;
+  uint q, r;
+  if (!div_square (s12, s1, q, r))
+    return false;
+  const float s1f = float (s1);
+  const float qf = float (q);
+  const float e = uintBitsToFloat (log2_words[EPS_BASE + uint (findMSB (s1))]);
+  const float a = float (r) / s1f;
+  const float tq = qf * e / s1f;
+  const float f = a - tq;
+  const float mf = (3.0 * qf + float (s2) + 4.0) * exp2 (-52.0) + (a + tq) * exp2 (-19.0) +
+      exp2 (-26.0);
+  int sv;
+  if (f > mf && f < 1.0 - mf)
+    sv = int (s2) - int (q) - 1;
+  else if (f < -mf)
+    sv = int (s2) - int (q);
+  else
+    return false;
+  sv = max (sv, 0);
+
+  bool clamped;
+  if (pc.limit_int != 0u) {
+    // g < L exactly when s12 <= L s1 (L e < 1).
+    uint ph, pl;
+    umulExtended (pc.limit_int, s1, ph, pl);
+    clamped = ph == 0u && s12 > pl;
+  } else {
+    const float ls = pc.limit_f * s1f, sf = float (s12);
+    if (sf < ls * (1.0 - exp2 (-16.0)))
+      clamped = false;
+    else if (sf > ls * (1.0 + exp2 (-16.0)))
+      clamped = true;
+    else
+      return false;
+  }
+  uvec2 p;
+  if (!clamped) {
+    const float z = a - 2.0 * tq;
+    const float mz = (qf + 1.0) * exp2 (-50.0) + (a + 2.0 * tq) * exp2 (-19.0) + exp2 (-26.0);
+    if (z > mz && z < 1.0 - mz)
+      p = uvec2 (q, 0u);
+    else if (z < -mz && q > 0u)
+      p = uvec2 (q - 1u, 0u);
+    else
+      return false;
+  } else {
+    // L^2 s1 is an exact double for an integer L <= 100.
+    if (pc.limit_int == 0u)
+      return false;
+    umulExtended (pc.limit_int * pc.limit_int, s1, p.y, p.x);
+  }
+  const uint n1 = uint (sv) + 131072u;
+  add64 (p, n1);
+  term = log2_fixed (p.x, p.y) - log2_fixed (n1, 0u);
+  return true;
+}
+
 void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, inout uvec2 acc[4])
 {
   uint hi, lo;
@@ -171,8 +286,12 @@ void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, inout uvec2 acc[4])
     return;
   }
   add64 (acc[1], log2_fixed (uint (sigma1_sq) + 131072u, 0u) - 2048u * 17u);
-  if (sigma12 > 0 && sigma2_sq > 0)
-    add64 (acc[0], num_log_exact (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12)));
+  if (sigma12 > 0 && sigma2_sq > 0) {
+    uint term;
+    if (EXACT_ONLY || !num_log_fast (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), term))
+      term = num_log_exact (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12));
+    add64 (acc[0], term);
+  }
 }
 
 void main ()

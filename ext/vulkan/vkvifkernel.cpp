@@ -15,7 +15,8 @@ namespace {
 /* Push constants, in the shader's order. */
 struct VifPush {
   uint32_t ref_offset, dist_offset, ref_stride, dist_stride;
-  uint32_t width, height, bpc, next_offset, slot, limit_lo, limit_hi;
+  uint32_t width, height, bpc, next_offset, slot, limit_lo, limit_hi, limit_int;
+  float limit_f;
 };
 
 const uint32_t kThreads = 256;
@@ -91,8 +92,19 @@ bool VkVifKernel::ensure_table (VkExec *exec, GError **error)
 {
   if (table_)
     return true;
-  table_ = vk_upload_bytes (exec, staging_, devcache_, kVifLog2TableSize * 2,
-      [] (uint8_t *dst) { memcpy (dst, vif_log2_table (), kVifLog2TableSize * 2); }, error);
+  /* The shader's log2 table, then per binade [2^E, 2^(E+1)) of sigma1_sq
+   * what adding libvmaf's epsilon adds in double precision (exact in a
+   * float: at most 18 significant bits), for its fast path. */
+  table_ = vk_upload_bytes (exec, staging_, devcache_, kVifLog2TableSize * 2 + 32 * 4,
+      [] (uint8_t *dst) {
+        memcpy (dst, vif_log2_table (), kVifLog2TableSize * 2);
+        const double eps = 65536 * 1.0e-10;
+        for (int e = 0; e < 32; e++) {
+          const double base = (double) (1u << e);
+          const float added = e >= 17 ? (float) ((base + eps) - base) : 0.0f;
+          memcpy (dst + kVifLog2TableSize * 2 + e * 4, &added, 4);
+        }
+      }, error);
   return table_ != nullptr;
 }
 
@@ -137,6 +149,8 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     pc.slot = slot;
     pc.limit_lo = (uint32_t) limit_bits;
     pc.limit_hi = (uint32_t) (limit_bits >> 32);
+    pc.limit_int = gain_limit == (double) (uint32_t) gain_limit ? (uint32_t) gain_limit : 0;
+    pc.limit_f = (float) gain_limit;
     /* Scale s writes scale s + 1's pictures that the next dispatch reads. */
     exec->barrier (scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
