@@ -36,7 +36,6 @@ const int TW = TILE_W + 2 * R;  // tile width with halo
 const int TH = TILE_H + 2 * R;
 
 #include "motion_luma_fetch.glsl"
-#include "vmaf_vif_double.glsl"
 
 layout (local_size_x_id = 5) in;
 
@@ -46,11 +45,8 @@ layout (std430, binding = 0) readonly buffer RefBuf { uint ref_words[]; };
 layout (std430, binding = 1) readonly buffer DistBuf { uint dist_words[]; };
 // The next scale's pictures (scales 0..2), packed as above.
 layout (std430, binding = 2) writeonly buffer NextBuf { uint next_words[]; };
-// log2 mantissa table: entry i - 32768 for i in [32768, 65535], two per word;
-// then, at word 16384 + E, the float e_E = double(2^E + eps) - 2^E: what
-// adding eps adds to any sigma1_sq in [2^E, 2^(E+1)).
+// The gain's tables (vmaf_vif_gain.glsl).
 layout (std430, binding = 3) readonly buffer Log2Buf { uint log2_words[]; };
-const uint EPS_BASE = 16384u;
 // Per result slot and scale: num_log, den_log, num_non_log, den_non_log as
 // (low, high) 32-bit pairs.
 layout (std430, binding = 4) buffer Result { uint result[]; };
@@ -70,6 +66,8 @@ layout (push_constant) uniform Params {
   uint limit_int;    // the limit when it is an integer, else 0
   float limit_f;     // the limit as a float
 } pc;
+
+#include "vmaf_vif_gain.glsl"
 
 LUMA_FETCH_FUNCTIONS (ref, ref_words)
 LUMA_FETCH_FUNCTIONS (dist, dist_words)
@@ -103,171 +101,13 @@ int mirror (int idx, int n)
   return idx < 0 ? -idx : (idx >= n ? 2 * n - idx - 2 : idx);
 }
 
-void add64 (inout uvec2 a, uint v)
-{
-  uint c;
-  a.x = uaddCarry (a.x, v, c);
-  a.y += c;
-}
-
 // (sum c_k p_k + 2^(s-1)) >> s from the split sums of the terms p_k.
 uint split_round (uint a, uint b, uint s)
 {
   return s == 0u ? a : a + ((b + (1u << (s - 1u))) >> s);
 }
 
-uint log2_entry (uint i)
-{
-  return (log2_words[(i - 32768u) >> 1] >> ((i & 1u) * 16u)) & 0xffffu;
-}
-
-// log2(v) * 2048 from the leading 16 bits of v >= 2^17 (libvmaf's table
-// lookup), v = hi * 2^32 + lo.
-uint log2_fixed (uint lo, uint hi)
-{
-  const int msb = hi != 0u ? 32 + findMSB (hi) : findMSB (lo);
-  const int k = msb - 15;
-  uint top;
-  if (k >= 32)
-    top = hi >> uint (k - 32);
-  else
-    top = (lo >> uint (k)) | (k == 0 ? 0u : hi << uint (32 - k));
-  return log2_entry (top & 0xffffu) + 2048u * uint (k);
-}
-
-// 65536 * 1.0e-10 as a double (libvmaf's epsilon in the gain's divisor).
-const Dbl EPS = Dbl (uvec2 (0xd9d7bdbbu, 0x1b7cdfu), -70);
-
-// The numerator's log2 term of a pixel with sigma1_sq >= 2^17, sigma12 > 0
-// and sigma2_sq > 0, by exact emulation of libvmaf's double arithmetic:
-//   g = sigma12 / (sigma1_sq + eps); sv = max(int(sigma2_sq - g sigma12), 0)
-//   g = min(g, limit); numer = int64(g g sigma1_sq) + sv + 2^17.
-uint num_log_exact (uint s1, uint s2, uint s12)
-{
-  const Dbl d1 = dbl_from_uint (s1);
-  const Dbl d12 = dbl_from_uint (s12);
-  const Dbl g = dbl_div (d12, dbl_add (d1, EPS));
-  const uint sv = dbl_floor_uint_minus (s2, dbl_mul (g, d12));
-  const Dbl limit = dbl_from_bits (pc.limit_lo, pc.limit_hi);
-  const Dbl gc = dbl_less (g, limit) ? g : limit;
-  const uvec2 p = dbl_trunc (dbl_mul (dbl_mul (gc, gc), d1));
-  const uint n1 = sv + 131072u;
-  uvec2 n = p;
-  add64 (n, n1);
-  return log2_fixed (n.x, n.y) - log2_fixed (n1, 0u);
-}
-
-// Exact floor(s12^2 / s1) and remainder when the quotient is below 2^31 (a
-// float estimate, one correction from the float remainder, then +-1
-// steps); false otherwise.
-bool div_square (uint s12, uint s1, out uint q, out uint r)
-{
-  uint sh, sl;
-  umulExtended (s12, s12, sh, sl);
-  q = 0u;
-  r = 0u;
-  if (sh >= (s1 >> 1))
-    return false;
-  const float s1f = float (s1);
-  q = uint (min (float (s12) * float (s12) / s1f, 2147483520.0));
-  // The remainder s12^2 - q s1 as a signed 64-bit (rh, rl).
-  uint ph, pl, b, c;
-  umulExtended (q, s1, ph, pl);
-  uint rl = usubBorrow (sl, pl, b);
-  uint rh = sh - ph - b;
-  const float rf = float (int (rh)) * 4294967296.0 + float (rl);
-  const int dq = int (floor (rf / s1f));
-  q = uint (int (q) + dq);
-  umulExtended (q, s1, ph, pl);
-  rl = usubBorrow (sl, pl, b);
-  rh = sh - ph - b;
-  for (int k = 0; k < 4; k++) {
-    if (int (rh) < 0) {
-      rl = uaddCarry (rl, s1, c);
-      rh += c;
-      q--;
-    } else if (rh != 0u || rl >= s1) {
-      rl = usubBorrow (rl, s1, b);
-      rh -= b;
-      q++;
-    } else {
-      r = rl;
-      return q < 0x80000000u;
-    }
-  }
-  return false;
-}
-
-// The numerator's log2 term without double arithmetic, where integer and
-// float bounds prove the result; false where they do not (then
-// num_log_exact decides). With d = sigma1_sq + e (e: eps rounded to
-// sigma1_sq's last place), X = s12^2 / d and Q, r from div_square:
-//   X = Q + F, F = (r - Q e) / d, so floor(s2 - X) = s2 - Q - (F > 0),
-//   g^2 s1 = X - X e / d = Q + Z, Z ~= r / s1 - 2 Q e / s1,
-// and libvmaf's doubles are within (3X + s2) 2^-53 and (g^2 s1) 2^-51 of
-// these: a pixel takes the fast path when F and Z lie farther than twice
-// those bounds plus the float error from the integers 0 and 1.
-bool num_log_fast (uint s1, uint s2, uint s12, out uint term)
-{
-  term = 0u;
-  uint q, r;
-  if (!div_square (s12, s1, q, r))
-    return false;
-  const float s1f = float (s1);
-  const float qf = float (q);
-  const float e = uintBitsToFloat (log2_words[EPS_BASE + uint (findMSB (s1))]);
-  const float a = float (r) / s1f;
-  const float tq = qf * e / s1f;
-  const float f = a - tq;
-  const float mf = (3.0 * qf + float (s2) + 4.0) * exp2 (-52.0) + (a + tq) * exp2 (-19.0) +
-      exp2 (-26.0);
-  int sv;
-  if (f > mf && f < 1.0 - mf)
-    sv = int (s2) - int (q) - 1;
-  else if (f < -mf)
-    sv = int (s2) - int (q);
-  else
-    return false;
-  sv = max (sv, 0);
-
-  bool clamped;
-  if (pc.limit_int != 0u) {
-    // g < L exactly when s12 <= L s1 (L e < 1).
-    uint ph, pl;
-    umulExtended (pc.limit_int, s1, ph, pl);
-    clamped = ph == 0u && s12 > pl;
-  } else {
-    const float ls = pc.limit_f * s1f, sf = float (s12);
-    if (sf < ls * (1.0 - exp2 (-16.0)))
-      clamped = false;
-    else if (sf > ls * (1.0 + exp2 (-16.0)))
-      clamped = true;
-    else
-      return false;
-  }
-  uvec2 p;
-  if (!clamped) {
-    const float z = a - 2.0 * tq;
-    const float mz = (qf + 1.0) * exp2 (-50.0) + (a + 2.0 * tq) * exp2 (-19.0) + exp2 (-26.0);
-    if (z > mz && z < 1.0 - mz)
-      p = uvec2 (q, 0u);
-    else if (z < -mz && q > 0u)
-      p = uvec2 (q - 1u, 0u);
-    else
-      return false;
-  } else {
-    // L^2 s1 is an exact double for an integer L <= 100.
-    if (pc.limit_int == 0u)
-      return false;
-    umulExtended (pc.limit_int * pc.limit_int, s1, p.y, p.x);
-  }
-  const uint n1 = uint (sv) + 131072u;
-  add64 (p, n1);
-  term = log2_fixed (p.x, p.y) - log2_fixed (n1, 0u);
-  return true;
-}
-
-void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, inout uvec2 acc[4])
+void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, VifLimit lim, inout uvec2 acc[4])
 {
   uint hi, lo;
   umulExtended (mu1, mu1, hi, lo);
@@ -288,8 +128,8 @@ void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, inout uvec2 acc[4])
   add64 (acc[1], log2_fixed (uint (sigma1_sq) + 131072u, 0u) - 2048u * 17u);
   if (sigma12 > 0 && sigma2_sq > 0) {
     uint term;
-    if (EXACT_ONLY || !num_log_fast (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), term))
-      term = num_log_exact (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12));
+    if (EXACT_ONLY || !num_log_fast (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim, term))
+      term = num_log_exact (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim);
     add64 (acc[0], term);
   }
 }
@@ -355,6 +195,8 @@ void main ()
 
   // Horizontal pass and the per-pixel statistics.
   uvec2 acc[4] = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
+  const VifLimit lim = VifLimit (dbl_from_bits (pc.limit_lo, pc.limit_hi), pc.limit_int,
+      pc.limit_f);
   const int cols = min (TILE_W, w - x0);
   for (int i = t; i < rows * TILE_W; i += NTHREADS) {
     const int r = i / TILE_W, c = i % TILE_W;
@@ -376,7 +218,7 @@ void main ()
       pb += f * (xy & 0xffffu);
     }
     pixel (m1, m2, split_round (xa, xb, 16u), split_round (ya, yb, 16u),
-        split_round (pa, pb, 16u), acc);
+        split_round (pa, pb, 16u), lim, acc);
   }
 
   // The next scale: even rows and columns of this tile, low-passed with the

@@ -15,8 +15,8 @@ namespace {
 /* Push constants, in the shader's order. */
 struct VifPush {
   uint32_t ref_offset, dist_offset, ref_stride, dist_stride;
-  uint32_t width, height, bpc, next_offset, slot, limit_lo, limit_hi, limit_int;
-  float limit_f;
+  uint32_t width, height, bpc, next_offset, slot;
+  uint32_t limit[4]; /* VkVifKernel::limit_words() */
 };
 
 const uint32_t kThreads = 256;
@@ -88,23 +88,36 @@ VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, GError **er
   return k;
 }
 
+void VkVifKernel::fill_table (uint8_t *dst)
+{
+  memcpy (dst, vif_log2_table (), kVifLog2TableSize * 2);
+  /* Per binade [2^E, 2^(E+1)) of sigma1_sq, what adding libvmaf's epsilon
+   * adds in double precision (exact in a float: at most 18 significant
+   * bits), for the shader's fast path. */
+  const double eps = 65536 * 1.0e-10;
+  for (int e = 0; e < 32; e++) {
+    const double base = (double) (1u << e);
+    const float added = e >= 17 ? (float) ((base + eps) - base) : 0.0f;
+    memcpy (dst + kVifLog2TableSize * 2 + e * 4, &added, 4);
+  }
+}
+
+void VkVifKernel::limit_words (double gain_limit, uint32_t out[4])
+{
+  uint64_t bits;
+  memcpy (&bits, &gain_limit, sizeof bits);
+  const float f = (float) gain_limit;
+  out[0] = (uint32_t) bits;
+  out[1] = (uint32_t) (bits >> 32);
+  out[2] = gain_limit == (double) (uint32_t) gain_limit ? (uint32_t) gain_limit : 0;
+  memcpy (&out[3], &f, 4);
+}
+
 bool VkVifKernel::ensure_table (VkExec *exec, GError **error)
 {
   if (table_)
     return true;
-  /* The shader's log2 table, then per binade [2^E, 2^(E+1)) of sigma1_sq
-   * what adding libvmaf's epsilon adds in double precision (exact in a
-   * float: at most 18 significant bits), for its fast path. */
-  table_ = vk_upload_bytes (exec, staging_, devcache_, kVifLog2TableSize * 2 + 32 * 4,
-      [] (uint8_t *dst) {
-        memcpy (dst, vif_log2_table (), kVifLog2TableSize * 2);
-        const double eps = 65536 * 1.0e-10;
-        for (int e = 0; e < 32; e++) {
-          const double base = (double) (1u << e);
-          const float added = e >= 17 ? (float) ((base + eps) - base) : 0.0f;
-          memcpy (dst + kVifLog2TableSize * 2 + e * 4, &added, 4);
-        }
-      }, error);
+  table_ = vk_upload_bytes (exec, staging_, devcache_, kTableBytes, fill_table, error);
   return table_ != nullptr;
 }
 
@@ -122,8 +135,6 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   if (!ensure_table (exec, error))
     return false;
   GstVulkanBufferMemory *table = vk_buffer_memory (table_);
-  uint64_t limit_bits;
-  memcpy (&limit_bits, &gain_limit, sizeof limit_bits);
 
   exec->barrier (results, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
   vkCmdFillBuffer (exec->cmd (), results->buffer, (VkDeviceSize) slot * kSlotWords * 4,
@@ -147,10 +158,7 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     pc.bpc = l.bpc;
     pc.next_offset = scale_offset (w, h, s + 1);
     pc.slot = slot;
-    pc.limit_lo = (uint32_t) limit_bits;
-    pc.limit_hi = (uint32_t) (limit_bits >> 32);
-    pc.limit_int = gain_limit == (double) (uint32_t) gain_limit ? (uint32_t) gain_limit : 0;
-    pc.limit_f = (float) gain_limit;
+    limit_words (gain_limit, pc.limit);
     /* Scale s writes scale s + 1's pictures that the next dispatch reads. */
     exec->barrier (scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);

@@ -49,6 +49,15 @@ class VkVifKernel {
   /* The sums of one slot, from the mapped results buffer. */
   static void read_slot (const uint32_t *slot_words, VifAccum accum[kVifScales]);
 
+  /* The shader's table buffer (shaders/vmaf_vif_gain.glsl): kTableBytes
+   * written by fill_table(). */
+  static constexpr gsize kTableBytes = kVifLog2TableSize * 2 + 32 * 4;
+  static void fill_table (uint8_t *dst);
+
+  /* The gain limit as the shaders take it: double bits (low, high), the
+   * limit when it is an integer (else 0), float bits. */
+  static void limit_words (double gain_limit, uint32_t out[4]);
+
  private:
   VkKernel *pipeline_for (int scale, const LumaLayout &layout, GError **error);
   bool ensure_table (VkExec *exec, GError **error);

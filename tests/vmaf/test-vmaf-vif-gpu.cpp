@@ -4,7 +4,8 @@
  * The VIF kernel (ext/vulkan/vkvifkernel) against the CPU reference, bit for
  * bit: the four scales' integer sums of fresh random frame pairs (seeded,
  * random sizes, depths, luma packings, distortions and gain limits) through
- * both the integer fast path and the exact double emulation, and libvmaf's
+ * both the integer fast path and the exact double emulation; the per-pixel
+ * gain term of random and chosen sigma triples through both; and libvmaf's
  * values of the committed clips. The validation layer is on; any error
  * fails.
  */
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "vmaf-clips.h"
 #include "vmaf-motion-layout.h"
 #include "vmaf-vif-ref.h"
+#include "vmaf_vif_gain_test.spv.h"
 
 namespace {
 
@@ -234,6 +237,159 @@ GST_START_TEST (random_frames)
 }
 GST_END_TEST;
 
+namespace {
+
+/* Random and chosen (sigma1_sq, sigma2_sq, sigma12) triples of the log
+ * branch: sigma1_sq >= 2^17, the others > 0, all below 2^31 - 2^17. */
+std::vector<uint32_t> gain_triples (gpc_test::Rng &rng, double limit, size_t n,
+    std::vector<int> &kind)
+{
+  const int64_t top = (1ll << 31) - (1 << 17) - 1;
+  std::vector<uint32_t> t;
+  int k = 0;
+  auto push = [&] (int64_t s1, int64_t s2, int64_t s12) {
+    s1 = std::min (std::max<int64_t> (s1, 1 << 17), top);
+    s2 = std::min (std::max<int64_t> (s2, 1), top);
+    s12 = std::min (std::max<int64_t> (s12, 1), top);
+    t.insert (t.end (), { (uint32_t) s1, (uint32_t) s2, (uint32_t) s12 });
+    kind.push_back (k);
+  };
+  while (t.size () < 3 * n) {
+    /* Mostly the magnitudes of real pictures, sometimes any. */
+    const int64_t s1 = rng.range (1 << 17, rng.chance (80) ? (1 << 30) : top);
+    const int64_t s2 = rng.range (1, rng.chance (80) ? (1 << 30) : top);
+    const double cs = sqrt ((double) s1 * (double) s2);
+    k = (int) rng.range (0, 6);
+    switch (k) {
+      case 0: /* anything Cauchy-Schwarz allows, give or take rounding */
+        push (s1, s2, rng.range (1, (int64_t) (cs * 1.01) + 1));
+        break;
+      case 1: /* identical pictures, and nearly */
+        push (s1, s1 + rng.range (-2, 2), s1 + rng.range (-2, 2));
+        break;
+      case 2: { /* s12^2 at or next to a multiple of s1 (F, Z near 0 or 1) */
+        const int64_t q = rng.range (1, s2);
+        const int64_t s12 = (int64_t) sqrt ((double) q * (double) s1);
+        push (s1, s2, s12 + rng.range (-1, 1));
+        break;
+      }
+      case 3: /* the gain at the limit */
+        push (s1, s2, (int64_t) (limit * (double) s1) + rng.range (-2, 2));
+        break;
+      case 4: /* gains far above the limit, or tiny */
+        push (s1, s2, rng.chance (50) ? rng.range (1, 8) : (int64_t) (cs * 1.5));
+        break;
+      case 5: /* sigma2_sq - g sigma12 near an integer or 0 */
+        push (s1, (int64_t) ((double) s1 * 0.25) + rng.range (-1, 1), s1 / 2 + rng.range (-1, 1));
+        break;
+      default: { /* sigma1_sq at its smallest */
+        const int64_t s1_min = (1 << 17) + rng.range (0, 3);
+        push (s1_min, s2, rng.range (1, (int64_t) sqrt ((double) s1_min * (double) s2) + 1));
+        break;
+      }
+    }
+  }
+  return t;
+}
+
+} // namespace
+
+/* The gain term alone: every triple through the exact emulation equals the
+ * CPU reference; every one the fast path decides too, and it decides nearly
+ * all triples of picture-like magnitudes. */
+GST_START_TEST (gain_terms)
+{
+  GpcVkTestDevice dev;
+  GError *err = NULL;
+  gpc::VkKernel::Spec spec = { vmaf_vif_gain_test_spv, sizeof (vmaf_vif_gain_test_spv), 3,
+    5 * 4, {} };
+  gpc::VkKernel *kernel = gpc::VkKernel::create (dev.device, spec, &err);
+  fail_unless (kernel != NULL, "%s", err ? err->message : "");
+  GstMemory *table = gpc::vk_storage_alloc (dev.device, gpc::VkVifKernel::kTableBytes, true, NULL);
+  GstMapInfo map;
+  fail_unless (table && gst_memory_map (table, &map, GST_MAP_WRITE));
+  gpc::VkVifKernel::fill_table (map.data);
+  gst_memory_unmap (table, &map);
+  gpc_test::Rng rng = gpc_test::rng ("vif-gain-terms");
+  const size_t n = 40000;
+  for (double limit : { 100.0, 1.0, 1.0 + (double) rng.range (1, 98999) / 1000.0 }) {
+    std::vector<int> kind;
+    const std::vector<uint32_t> triples = gain_triples (rng, limit, n, kind);
+    GstMemory *in = gpc::vk_storage_alloc (dev.device, triples.size () * 4, true, NULL);
+    GstMemory *out = gpc::vk_storage_alloc (dev.device, n * 8, true, NULL);
+    fail_unless (in && out && gst_memory_map (in, &map, GST_MAP_WRITE));
+    memcpy (map.data, triples.data (), triples.size () * 4);
+    gst_memory_unmap (in, &map);
+    for (GstMemory *m : { table, in, out }) {
+      GstVulkanBufferMemory *vm = (GstVulkanBufferMemory *) m;
+      vm->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
+      vm->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
+    }
+    uint32_t push[5] = { (uint32_t) n };
+    gpc::VkVifKernel::limit_words (limit, push + 1);
+    VkDescriptorBufferInfo bufs[3] = {
+      { ((GstVulkanBufferMemory *) in)->buffer, 0, VK_WHOLE_SIZE },
+      { ((GstVulkanBufferMemory *) out)->buffer, 0, VK_WHOLE_SIZE },
+      { ((GstVulkanBufferMemory *) table)->buffer, 0, VK_WHOLE_SIZE },
+    };
+    fail_unless (dev.exec->begin (&err));
+    dev.exec->barrier ((GstVulkanBufferMemory *) in, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT);
+    dev.exec->barrier ((GstVulkanBufferMemory *) table, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT);
+    dev.exec->barrier ((GstVulkanBufferMemory *) out, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_WRITE_BIT);
+    fail_unless (dev.exec->dispatch (kernel, bufs, 3, push, sizeof push,
+        (uint32_t) ((n + 63) / 64), 1, 1, &err));
+    dev.exec->barrier ((GstVulkanBufferMemory *) out, VK_PIPELINE_STAGE_HOST_BIT,
+        VK_ACCESS_HOST_READ_BIT);
+    GstVulkanFence *fence = dev.exec->submit (&err);
+    fail_unless (fence && dev.exec->wait (fence, 300 * GST_SECOND, &err), "%s",
+        err ? err->message : "");
+    gst_vulkan_fence_unref (fence);
+    dev.exec->collect ();
+
+    fail_unless (gst_memory_map (out, &map, GST_MAP_READ));
+    const uint32_t *terms = (const uint32_t *) map.data;
+    /* The fast path's share of the first kind (random, within Cauchy-Schwarz
+     * and below 2^30 as filtered pictures give); the others aim at its
+     * boundaries. */
+    size_t decided = 0, typical = 0, typical_decided = 0;
+    for (size_t i = 0; i < n; i++) {
+      const uint32_t s1 = triples[3 * i], s2 = triples[3 * i + 1], s12 = triples[3 * i + 2];
+      gpc::VifAccum acc = {};
+      gpc::vif_pixel_ref (0, 0, s1, s2, s12, limit, &acc);
+      fail_unless (terms[2 * i + 1] == acc.num_log,
+          "limit %.17g, sigmas (%u, %u, %u): exact emulation %u, CPU %llu", limit, s1, s2, s12,
+          terms[2 * i + 1], (unsigned long long) acc.num_log);
+      const bool fast = terms[2 * i] != 0xffffffffu;
+      if (fast) {
+        decided++;
+        fail_unless (terms[2 * i] == acc.num_log,
+            "limit %.17g, sigmas (%u, %u, %u): fast path %u, CPU %llu", limit, s1, s2, s12,
+            terms[2 * i], (unsigned long long) acc.num_log);
+      }
+      if (kind[i] == 0 && s1 < (1u << 30) && s2 < (1u << 30)
+          && (double) s12 * s12 <= (double) s1 * s2) {
+        typical++;
+        typical_decided += fast;
+      }
+    }
+    gst_memory_unmap (out, &map);
+    printf ("limit %.17g: %zu triples equal, the fast path decided %zu (%zu of %zu typical)\n",
+        limit, n, decided, typical_decided, typical);
+    fflush (stdout);
+    fail_unless (typical_decided * 100 >= typical * 99);
+    gst_memory_unref (in);
+    gst_memory_unref (out);
+  }
+  dev.exec->wait_idle ();
+  gst_memory_unref (table);
+  delete kernel;
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 /* The clips: the GPU's sums equal the CPU reference's and their scores
  * libvmaf's, with the default model's gain limit and the neg models'. */
 GST_START_TEST (clips_match_libvmaf)
@@ -312,6 +468,7 @@ main (int argc, char **argv)
 {
   return gpc_vk_test_main (&argc, &argv, "vmaf-vif-gpu", {
         GPC_CHECK_TEST (random_frames),
+        GPC_CHECK_TEST (gain_terms),
         GPC_CHECK_TEST (clips_match_libvmaf),
         GPC_CHECK_TEST (bad_arguments) }, 1500);
 }
