@@ -29,6 +29,9 @@ layout (constant_id = 4) const int TILE_H = 8;    // even
 layout (constant_id = 5) const int NTHREADS = 256;
 // Test seam: every pixel through the exact double emulation.
 layout (constant_id = 6) const bool EXACT_ONLY = false;
+// Scale 0's bit depth (coarser scales hold 16-bit values whatever it was):
+// constant shifts, and no split sums at 8 bits.
+layout (constant_id = 7) const uint BPC = 8u;
 
 const int R = 8 >> SCALE;       // filter radius of this scale
 const int RD = 4 >> SCALE;      // radius of the next scale's filter
@@ -58,7 +61,6 @@ layout (push_constant) uniform Params {
   uint dist_stride;  // scale 0 only
   uint width;        // of this scale
   uint height;
-  uint bpc;
   uint next_offset;  // words
   uint slot;
   uint limit_lo;     // gain limit, IEEE double bits
@@ -163,8 +165,8 @@ void main ()
   // Vertical pass. Scale 0 brings means from bpc to 16 bits and moments from
   // 2 bpc to 32 (8-bit moments fit as they are); coarser scales drop 16
   // bits from both.
-  const uint mean_shift = SCALE == 0 ? pc.bpc : 16u;
-  const uint mom_shift = SCALE == 0 ? 2u * (pc.bpc - 8u) : 16u;
+  const uint mean_shift = SCALE == 0 ? BPC : 16u;
+  const uint mom_shift = SCALE == 0 ? 2u * (BPC - 8u) : 16u;
   const uint mom_mask = (1u << mom_shift) - 1u;
   const int rows = min (TILE_H, h - y0);
   for (int i = t; i < rows * TW; i += NTHREADS) {

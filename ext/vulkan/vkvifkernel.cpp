@@ -15,12 +15,11 @@ namespace {
 /* Push constants, in the shader's order. */
 struct VifPush {
   uint32_t ref_offset, dist_offset, ref_stride, dist_stride;
-  uint32_t width, height, bpc, next_offset, slot;
+  uint32_t width, height, next_offset, slot;
   uint32_t limit[4]; /* VkVifKernel::limit_words() */
 };
 
 const uint32_t kThreads = 256;
-const uint32_t kTileW = 32;
 
 /* Words of the packed pictures of scales 1..3, and where each starts. */
 uint32_t scale_offset (uint32_t w, uint32_t h, int scale)
@@ -33,16 +32,33 @@ uint32_t scale_offset (uint32_t w, uint32_t h, int scale)
 
 } // namespace
 
-VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error, bool exact_only)
+VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
+    const VifKernelOptions &options)
 {
   VkVifKernel *k = new VkVifKernel ();
   k->device_ = (GstVulkanDevice *) gst_object_ref (device);
-  k->exact_only_ = exact_only;
-  /* Scale 0's tile: (tile_h + 16) x 48 samples and 4 x tile_h x 48 vertical
-   * results, 4 bytes each: 10.5 KiB at 8 rows (Vulkan's guaranteed 16 KiB),
-   * 18 KiB at 16 (fewer halo rows per output row). */
+  k->exact_only_ = options.exact_only;
+  /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples and 4 x tile_h x
+   * (tile_w + 16) vertical results, 4 bytes each: 10.5 KiB at 32 x 8
+   * (Vulkan's guaranteed 16 KiB), 30 KiB at 64 x 16 (a quarter of the
+   * samples are halo instead of half). */
   const uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
-  k->tile_h_ = shared >= 20 * 1024 ? 16 : 8;
+  const bool big = shared >= 32 * 1024;
+  k->tile_w_ = big ? 64 : 32;
+  k->tile_h_ = big ? 16 : 8;
+  if (options.tile_w && options.tile_h) {
+    const uint32_t tw = options.tile_w + 16, words = (options.tile_h + 16) * tw +
+        4 * options.tile_h * tw + 8;
+    if ((options.tile_w | options.tile_h) & 1 || words * 4 > shared) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+          "VIF tile %ux%u: sides must be even and fit %u bytes of shared memory",
+          options.tile_w, options.tile_h, shared);
+      delete k;
+      return nullptr;
+    }
+    k->tile_w_ = options.tile_w;
+    k->tile_h_ = options.tile_h;
+  }
   k->staging_ = new VkBufferCache (device, VkMemKind::HostWrite);
   k->devcache_ = new VkBufferCache (device, VkMemKind::Device);
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
@@ -73,15 +89,17 @@ gsize VkVifKernel::scratch_size (uint32_t width, uint32_t height)
 
 VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, GError **error)
 {
-  /* Coarser scales read our packed pictures: one pipeline each. */
+  /* Coarser scales read our packed 16-bit pictures: one pipeline each. */
   const uint32_t packing = scale == 0 ? (uint32_t) l.packing : 0;
   const uint32_t shift = scale == 0 ? l.shift : 0;
-  const uint32_t key = (packing * 32 + shift) * 4 + (uint32_t) scale;
+  const uint32_t bpc = scale == 0 ? l.bpc : 16;
+  const uint32_t key = ((packing * 32 + shift) * 32 + bpc) * 4 + (uint32_t) scale;
   auto it = kernels_.find (key);
   if (it != kernels_.end ())
     return it->second;
   VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 5, sizeof (VifPush),
-    { packing, shift, (uint32_t) scale, kTileW, tile_h_, kThreads, exact_only_ ? 1u : 0u } };
+    { packing, shift, (uint32_t) scale, tile_w_, tile_h_, kThreads, exact_only_ ? 1u : 0u,
+      bpc } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;
@@ -155,7 +173,6 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     }
     pc.width = sw;
     pc.height = sh;
-    pc.bpc = l.bpc;
     pc.next_offset = scale_offset (w, h, s + 1);
     pc.slot = slot;
     limit_words (gain_limit, pc.limit);
@@ -174,7 +191,7 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     VkKernel *k = pipeline_for (s, l, error);
     if (!k)
       return false;
-    if (!exec->dispatch (k, bufs, 5, &pc, sizeof pc, (sw + kTileW - 1) / kTileW,
+    if (!exec->dispatch (k, bufs, 5, &pc, sizeof pc, (sw + tile_w_ - 1) / tile_w_,
             (sh + tile_h_ - 1) / tile_h_, 1, error))
       return false;
   }

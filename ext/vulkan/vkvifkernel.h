@@ -19,15 +19,23 @@
 
 namespace gpc {
 
+struct VifKernelOptions {
+  /* Tests: every pixel's gain through the exact double emulation instead of
+   * the integer fast path. */
+  bool exact_only = false;
+  /* Tile of a workgroup (even sides; scale 0's shared memory must fit the
+   * device), for tests and benchmark sweeps; 0 keeps the device's default. */
+  uint32_t tile_w = 0, tile_h = 0;
+};
+
 class VkVifKernel {
  public:
   /* 32-bit words of one result slot: per scale num_log, den_log,
    * num_non_log, den_non_log as (low, high) pairs. */
   static constexpr uint32_t kSlotWords = kVifScales * 4 * 2;
 
-  /* exact_only (tests): every pixel's gain through the exact double
-   * emulation instead of the integer fast path. */
-  static VkVifKernel *create (GstVulkanDevice *device, GError **error, bool exact_only = false);
+  static VkVifKernel *create (GstVulkanDevice *device, GError **error,
+      const VifKernelOptions &options = VifKernelOptions ());
   ~VkVifKernel ();
 
   /* Bytes of the scratch buffer a frame of width x height needs (the three
@@ -64,6 +72,7 @@ class VkVifKernel {
 
   GstVulkanDevice *device_ = nullptr;
   bool exact_only_ = false;
+  uint32_t tile_w_ = 32;
   uint32_t tile_h_ = 8;
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;

@@ -215,8 +215,25 @@ GST_START_TEST (random_frames)
   GError *err = NULL;
   gpc::VkVifKernel *fast = gpc::VkVifKernel::create (dev.device, &err);
   fail_unless (fast != NULL, "%s", err ? err->message : "");
-  gpc::VkVifKernel *exact = gpc::VkVifKernel::create (dev.device, &err, true);
+  gpc::VifKernelOptions o;
+  o.exact_only = true;
+  gpc::VkVifKernel *exact = gpc::VkVifKernel::create (dev.device, &err, o);
   fail_unless (exact != NULL, "%s", err ? err->message : "");
+  /* The tile of devices with Vulkan's minimum of shared memory, and an odd
+   * one (tiles narrower than the coarse scales' halos). */
+  gpc::VifKernelOptions small_o, odd_o;
+  small_o.tile_w = 32;
+  small_o.tile_h = 8;
+  odd_o.tile_w = 18;
+  odd_o.tile_h = 2;
+  gpc::VkVifKernel *small = gpc::VkVifKernel::create (dev.device, &err, small_o);
+  gpc::VkVifKernel *odd = gpc::VkVifKernel::create (dev.device, &err, odd_o);
+  fail_unless (small && odd, "%s", err ? err->message : "");
+  gpc::VifKernelOptions bad_o;
+  bad_o.tile_w = 33;
+  bad_o.tile_h = 8;
+  fail_if (gpc::VkVifKernel::create (dev.device, &err, bad_o));
+  g_clear_error (&err);
   gpc_test::Rng rng = gpc_test::rng ("vif-gpu-random");
   for (int iter = 0; iter < 24; iter++) {
     Frame f;
@@ -229,10 +246,18 @@ GST_START_TEST (random_frames)
       gpu_accumulate (dev, exact, rng, f, gpu);
       expect_same (f, "exact emulation", gpu, cpu);
     }
+    if (iter % 6 == 0) {
+      gpu_accumulate (dev, small, rng, f, gpu);
+      expect_same (f, "32x8 tiles", gpu, cpu);
+      gpu_accumulate (dev, odd, rng, f, gpu);
+      expect_same (f, "18x2 tiles", gpu, cpu);
+    }
   }
   dev.exec->wait_idle ();
   delete fast;
   delete exact;
+  delete small;
+  delete odd;
   gpc_vk_test_check_validation ();
 }
 GST_END_TEST;
