@@ -82,11 +82,6 @@ VkVifKernel::~VkVifKernel ()
     gst_object_unref (device_);
 }
 
-gsize VkVifKernel::scratch_size (uint32_t width, uint32_t height)
-{
-  return (gsize) scale_offset (width, height, kVifScales) * 4 + 4;
-}
-
 VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, GError **error)
 {
   /* Coarser scales read our packed 16-bit pictures: one pipeline each. */
@@ -140,8 +135,8 @@ bool VkVifKernel::ensure_table (VkExec *exec, GError **error)
 }
 
 bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
-    GstVulkanBufferMemory *scratch, GstVulkanBufferMemory *results, uint32_t slot,
-    uint32_t w, uint32_t h, const LumaLayout &l, double gain_limit, GError **error)
+    GstVulkanBufferMemory *results, uint32_t slot, uint32_t w, uint32_t h,
+    const LumaLayout &l, double gain_limit, GError **error)
 {
   if (w < kVifMinSize || h < kVifMinSize || !(gain_limit >= 1.0)
       || !(gain_limit <= kVifDefaultGainLimit)) {
@@ -152,11 +147,20 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   }
   if (!ensure_table (exec, error))
     return false;
+  /* The coarser scales' pictures, one word per sample; kept until the
+   * fence, then back to the cache for a later frame. */
+  GstBuffer *scratch_buf = devcache_->acquire ((gsize) scale_offset (w, h, kVifScales) * 4 + 4,
+      error);
+  if (!scratch_buf)
+    return false;
+  exec->keep (GST_MINI_OBJECT_CAST (scratch_buf));
+  GstVulkanBufferMemory *scratch = vk_buffer_memory (scratch_buf);
+  gst_buffer_unref (scratch_buf);
   GstVulkanBufferMemory *table = vk_buffer_memory (table_);
 
   exec->barrier (results, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  vkCmdFillBuffer (exec->cmd (), results->buffer, (VkDeviceSize) slot * kSlotWords * 4,
-      kSlotWords * 4, 0);
+  vkCmdFillBuffer (exec->cmd (), results->buffer, (VkDeviceSize) slot * kResultWords * 4,
+      kResultWords * 4, 0);
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   for (int s = 0; s < kVifScales; s++) {
@@ -199,7 +203,7 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   return true;
 }
 
-void VkVifKernel::read_slot (const uint32_t *words, VifAccum accum[kVifScales])
+void VkVifKernel::read_accum (const uint32_t *words, VifAccum accum[kVifScales])
 {
   for (int s = 0; s < kVifScales; s++) {
     uint64_t v[4];

@@ -32,30 +32,27 @@ class VkVifKernel {
  public:
   /* 32-bit words of one result slot: per scale num_log, den_log,
    * num_non_log, den_non_log as (low, high) pairs. */
-  static constexpr uint32_t kSlotWords = kVifScales * 4 * 2;
+  static constexpr uint32_t kResultWords = kVifScales * 4 * 2;
 
   static VkVifKernel *create (GstVulkanDevice *device, GError **error,
       const VifKernelOptions &options = VifKernelOptions ());
   ~VkVifKernel ();
 
-  /* Bytes of the scratch buffer a frame of width x height needs (the three
-   * coarser scales' pictures). */
-  static gsize scratch_size (uint32_t width, uint32_t height);
-
   /* Records, for the luma planes `ref` and `dist` (layout `layout`, both
-   * ready for SHADER_READ, width and height >= kVifMinSize): zero the result
-   * slot, the four scales, and make the slot visible to the host. `scratch`
-   * (scratch_size() bytes, device-local) must not be used by another frame
-   * still in flight; `results` holds kSlotWords words per slot. gain_limit:
-   * libvmaf's vif_enhn_gain_limit in [1, 100]. The first call also uploads
-   * the log2 table (recorded on `exec`). */
+   * ready for SHADER_READ, width and height >= kVifMinSize): zero result
+   * slot `slot` of `results` (host-visible, kResultWords words per slot),
+   * the four scales, and a HOST_READ barrier on `results`. gain_limit:
+   * libvmaf's vif_enhn_gain_limit in [1, 100] (100 by default, 1 in the
+   * neg models). No host wait. The coarser scales' pictures live in a
+   * scratch buffer of the kernel's, one per submission in flight (recycled
+   * when its fence has signalled); the first call also uploads the shader's
+   * tables. */
   bool record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
-      GstVulkanBufferMemory *scratch, GstVulkanBufferMemory *results, uint32_t slot,
-      uint32_t width, uint32_t height, const LumaLayout &layout, double gain_limit,
-      GError **error);
+      GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+      const LumaLayout &layout, double gain_limit, GError **error);
 
-  /* The sums of one slot, from the mapped results buffer. */
-  static void read_slot (const uint32_t *slot_words, VifAccum accum[kVifScales]);
+  /* The sums of one slot (its kResultWords words, after the fence). */
+  static void read_accum (const uint32_t *words, VifAccum accum[kVifScales]);
 
   /* The shader's table buffer (shaders/vmaf_vif_gain.glsl): kTableBytes
    * written by fill_table(). */

@@ -72,12 +72,10 @@ void gpu_accumulate (GpcVkTestDevice &dev, gpc::VkVifKernel *kernel, gpc_test::R
     const Frame &f, gpc::VifAccum accum[gpc::kVifScales])
 {
   GpuPlane r (dev.device, rng, f, f.ref), d (dev.device, rng, f, f.dist);
-  GstMemory *scratch = gpc::vk_storage_alloc (dev.device,
-      gpc::VkVifKernel::scratch_size (f.w, f.h), false, NULL);
   /* Slot 1 of 3, the others poisoned: the kernel touches its slot only. */
-  const gsize slot_bytes = gpc::VkVifKernel::kSlotWords * 4;
+  const gsize slot_bytes = gpc::VkVifKernel::kResultWords * 4;
   GstMemory *results = gpc::vk_storage_alloc (dev.device, 3 * slot_bytes, true, NULL);
-  fail_unless (scratch && results);
+  fail_unless (results != NULL);
   GstMapInfo map;
   fail_unless (gst_memory_map (results, &map, GST_MAP_WRITE));
   memset (map.data, 0x5a, map.size);
@@ -88,8 +86,8 @@ void gpu_accumulate (GpcVkTestDevice &dev, gpc::VkVifKernel *kernel, gpc_test::R
 
   GError *err = NULL;
   fail_unless (dev.exec->begin (&err));
-  fail_unless (kernel->record (dev.exec, r.plane, d.plane, (GstVulkanBufferMemory *) scratch,
-                   res, 1, f.w, f.h, f.layout, f.limit, &err),
+  fail_unless (kernel->record (dev.exec, r.plane, d.plane, res, 1, f.w, f.h, f.layout, f.limit,
+                   &err),
       "%s", err ? err->message : "");
   GstVulkanFence *fence = dev.exec->submit (&err);
   fail_unless (fence && dev.exec->wait (fence, 120 * GST_SECOND, &err), "%s",
@@ -99,12 +97,11 @@ void gpu_accumulate (GpcVkTestDevice &dev, gpc::VkVifKernel *kernel, gpc_test::R
 
   fail_unless (gst_memory_map (results, &map, GST_MAP_READ));
   const uint32_t *words = (const uint32_t *) map.data;
-  for (gsize i = 0; i < 3 * gpc::VkVifKernel::kSlotWords; i++)
-    if (i / gpc::VkVifKernel::kSlotWords != 1)
+  for (gsize i = 0; i < 3 * gpc::VkVifKernel::kResultWords; i++)
+    if (i / gpc::VkVifKernel::kResultWords != 1)
       fail_unless (words[i] == 0x5a5a5a5au, "word %zu of another slot written", i);
-  gpc::VkVifKernel::read_slot (words + gpc::VkVifKernel::kSlotWords, accum);
+  gpc::VkVifKernel::read_accum (words + gpc::VkVifKernel::kResultWords, accum);
   gst_memory_unmap (results, &map);
-  gst_memory_unref (scratch);
   gst_memory_unref (results);
 }
 
@@ -473,10 +470,10 @@ GST_START_TEST (bad_arguments)
   gpc::MotionPlane p = {};
   const gpc::LumaLayout l = { gpc::LUMA_U8, 8, 0, 0 };
   fail_unless (dev.exec->begin (&err));
-  fail_if (kernel->record (dev.exec, p, p, NULL, NULL, 0, 15, 64, l, 100.0, &err));
+  fail_if (kernel->record (dev.exec, p, p, NULL, 0, 15, 64, l, 100.0, &err));
   fail_unless (err != NULL);
   g_clear_error (&err);
-  fail_if (kernel->record (dev.exec, p, p, NULL, NULL, 0, 64, 64, l, 0.5, &err));
+  fail_if (kernel->record (dev.exec, p, p, NULL, 0, 64, 64, l, 0.5, &err));
   fail_unless (err != NULL);
   g_clear_error (&err);
   GstVulkanFence *fence = dev.exec->submit (&err);
