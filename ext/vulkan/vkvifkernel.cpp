@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <algorithm>
+
 #include "compute/gpcvkplane.h"
 #include "vmaf_vif.spv.h"
 
@@ -19,7 +21,6 @@ struct VifPush {
   uint32_t limit[4]; /* VkVifKernel::limit_words() */
 };
 
-const uint32_t kThreads = 256;
 
 /* Words of the packed pictures of scales 1..3, and where each starts. */
 uint32_t scale_offset (uint32_t w, uint32_t h, int scale)
@@ -44,6 +45,20 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
    * samples are halo instead of half). */
   const uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
   const bool big = shared >= 32 * 1024;
+  /* 256 invocations where the device allows (Vulkan guarantees 128). */
+  const VkPhysicalDeviceLimits &limits = device->physical_device->properties.limits;
+  k->threads_ = std::min ({ 256u, limits.maxComputeWorkGroupInvocations,
+      limits.maxComputeWorkGroupSize[0] });
+  if (options.threads) {
+    if (options.threads < 32 || options.threads > k->threads_) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+          "VIF workgroup of %u invocations: the device takes 32 to %u", options.threads,
+          k->threads_);
+      delete k;
+      return nullptr;
+    }
+    k->threads_ = options.threads;
+  }
   k->tile_w_ = big ? 64 : 32;
   k->tile_h_ = big ? 16 : 8;
   if (options.tile_w && options.tile_h) {
@@ -93,7 +108,7 @@ VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, GError **er
   if (it != kernels_.end ())
     return it->second;
   VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 5, sizeof (VifPush),
-    { packing, shift, (uint32_t) scale, tile_w_, tile_h_, kThreads, exact_only_ ? 1u : 0u,
+    { packing, shift, (uint32_t) scale, tile_w_, tile_h_, threads_, exact_only_ ? 1u : 0u,
       bpc } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)

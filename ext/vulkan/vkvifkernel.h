@@ -26,6 +26,8 @@ struct VifKernelOptions {
   /* Tile of a workgroup (even sides; scale 0's shared memory must fit the
    * device), for tests and benchmark sweeps; 0 keeps the device's default. */
   uint32_t tile_w = 0, tile_h = 0;
+  /* Invocations of a workgroup (32 to the device's limit); 0: the default. */
+  uint32_t threads = 0;
 };
 
 class VkVifKernel {
@@ -69,6 +71,7 @@ class VkVifKernel {
 
   GstVulkanDevice *device_ = nullptr;
   bool exact_only_ = false;
+  uint32_t threads_ = 256;
   uint32_t tile_w_ = 32;
   uint32_t tile_h_ = 8;
   VkBufferCache *staging_ = nullptr;
