@@ -89,10 +89,9 @@ uint coef (int s, int k)
 }
 
 shared uint tile[TH][TW];       // reference | distorted << 16
-shared uint v_mu[TILE_H][TW];   // vertical means, packed the same way
-shared uint v_xx[TILE_H][TW];
-shared uint v_yy[TILE_H][TW];
-shared uint v_xy[TILE_H][TW];
+// Vertical results: means (packed as the tile), xx, yy, xy; one 16-byte
+// load per tap in the horizontal pass.
+shared uvec4 vres[TILE_H][TW];
 shared uint tile_sums[8];
 
 // Reflect-101, clamped first so that the halo of tiles past the picture's
@@ -188,10 +187,9 @@ void main ()
       pb += f * (xy & mom_mask);
     }
     const uint mr = 1u << (mean_shift - 1u);
-    v_mu[r][c] = ((m1 + mr) >> mean_shift) | (((m2 + mr) >> mean_shift) << 16);
-    v_xx[r][c] = split_round (xa, xb, mom_shift);
-    v_yy[r][c] = split_round (ya, yb, mom_shift);
-    v_xy[r][c] = split_round (pa, pb, mom_shift);
+    vres[r][c] = uvec4 (((m1 + mr) >> mean_shift) | (((m2 + mr) >> mean_shift) << 16),
+        split_round (xa, xb, mom_shift), split_round (ya, yb, mom_shift),
+        split_round (pa, pb, mom_shift));
   }
   barrier ();
 
@@ -208,10 +206,10 @@ void main ()
     uint xa = 0u, xb = 0u, ya = 0u, yb = 0u, pa = 0u, pb = 0u;
     for (int k = 0; k <= 2 * R; k++) {
       const uint f = coef (SCALE, k);
-      const uint mu = v_mu[r][c + k];
+      const uvec4 v = vres[r][c + k];
+      const uint mu = v.x, xx = v.y, yy = v.z, xy = v.w;
       m1 += f * (mu & 0xffffu);
       m2 += f * (mu >> 16);
-      const uint xx = v_xx[r][c + k], yy = v_yy[r][c + k], xy = v_xy[r][c + k];
       xa += f * (xx >> 16);
       xb += f * (xx & 0xffffu);
       ya += f * (yy >> 16);
@@ -224,7 +222,7 @@ void main ()
   }
 
   // The next scale: even rows and columns of this tile, low-passed with the
-  // next filter (vertical results in v_mu, then horizontal).
+  // next filter (vertical results in vres[].x, then horizontal).
   if (SCALE < 3) {
     barrier ();
     const uint mr = 1u << (mean_shift - 1u);
@@ -240,7 +238,7 @@ void main ()
         a1 += f * (v & 0xffffu);
         a2 += f * (v >> 16);
       }
-      v_mu[r][c] = ((a1 + mr) >> mean_shift) | (((a2 + mr) >> mean_shift) << 16);
+      vres[r][c].x = ((a1 + mr) >> mean_shift) | (((a2 + mr) >> mean_shift) << 16);
     }
     barrier ();
     const int nw = w / 2, nh = h / 2;
@@ -253,7 +251,7 @@ void main ()
       uint a1 = 0u, a2 = 0u;
       for (int k = 0; k <= 2 * RD; k++) {
         const uint f = coef (SCALE + 1, k);
-        const uint v = v_mu[r][2 * c + R - RD + k];
+        const uint v = vres[r][2 * c + R - RD + k].x;
         a1 += f * (v & 0xffffu);
         a2 += f * (v >> 16);
       }
