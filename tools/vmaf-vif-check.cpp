@@ -5,10 +5,11 @@
  * A development tool, not built by meson: libvmaf is never a dependency of
  * the project. Build against a libvmaf from tools/build-libvmaf.sh (scalar C
  * code, the default there):
- *   g++ -O2 -std=c++17 -Igst/vmaf -I$LIBVMAF_PREFIX/include tools/vmaf-vif-check.cpp \
+ *   g++ -O2 -std=c++17 -Igst/vmaf -Igst/vmafmotion -I$LIBVMAF_PREFIX/include tools/vmaf-vif-check.cpp \
  *     gst/vmaf/vmaf-vif-ref.cpp -L$LIBVMAF_LIBDIR -lvmaf -o vmaf-vif-check
- *   LD_LIBRARY_PATH=$LIBVMAF_LIBDIR ./vmaf-vif-check [CASES [SEED]]
- * Each case draws a size (16 to 400, odd ones included), a bit depth (8 to
+ *   LD_LIBRARY_PATH=$LIBVMAF_LIBDIR ./vmaf-vif-check [CASES [SEED [MAX_WIDTH]]]
+ * Each case draws a size (16 to MAX_WIDTH, default 400, by 3/4 of it high;
+ * odd ones included), a bit depth (8 to
  * 16), a content (smooth gradients, texture, full-range noise, flat areas)
  * and a distortion (noise, blur, contrast change, identical, constant), and
  * a gain limit (libvmaf's default 100, the neg models' 1, or a random one in
@@ -221,13 +222,14 @@ int main (int argc, char **argv)
 {
   const int cases = argc > 1 ? atoi (argv[1]) : 200;
   rng_state = argc > 2 ? strtoull (argv[2], nullptr, 0) : (uint64_t) time (nullptr);
+  const int max_w = argc > 3 ? atoi (argv[3]) : 400;
   printf ("seed %llu\n", (unsigned long long) rng_state);
   static const int depths[] = { 8, 8, 10, 10, 12, 16, 9, 14 };
   int failed = 0;
   for (int i = 0; i < cases; i++) {
     Case c;
-    c.w = range (0, 3) == 0 ? range (16, 40) : range (16, 400);
-    c.h = range (0, 3) == 0 ? range (16, 40) : range (16, 300);
+    c.w = range (0, 3) == 0 ? range (16, 40) : range (16, max_w);
+    c.h = range (0, 3) == 0 ? range (16, 40) : range (16, max_w * 3 / 4);
     c.bpc = depths[range (0, 7)];
     switch (range (0, 3)) {
       case 0:
