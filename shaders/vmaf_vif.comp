@@ -10,6 +10,9 @@
 // vertically (means and second moments of both pictures and their product)
 // into shared memory, then horizontally and turns each pixel into its
 // contribution. The decimation filter (radius R / 2) runs on the same tile.
+// In both filter passes an invocation owns KV (KH) neighbouring outputs, so
+// that the products and split parts of an input can be formed once for
+// several taps (a tuning choice of the kernel).
 //
 // No optional device feature is needed (GStreamer 1.22 enables none): sums
 // wider than 32 bits are rounded exactly from two 32-bit sums of the high
@@ -32,6 +35,11 @@ layout (constant_id = 6) const bool EXACT_ONLY = false;
 // Scale 0's bit depth (coarser scales hold 16-bit values whatever it was):
 // constant shifts, and no split sums at 8 bits.
 layout (constant_id = 7) const uint BPC = 8u;
+// Outputs one invocation filters, down a column (vertical pass) and along a
+// row (horizontal): each input's terms are formed once and feed up to
+// that many outputs, held in registers. They divide TILE_H and TILE_W.
+layout (constant_id = 8) const int KV = 1;
+layout (constant_id = 9) const int KH = 1;
 
 const int R = 8 >> SCALE;       // filter radius of this scale
 const int RD = 4 >> SCALE;      // radius of the next scale's filter
@@ -168,28 +176,37 @@ void main ()
   const uint mom_shift = SCALE == 0 ? 2u * (BPC - 8u) : 16u;
   const uint mom_mask = (1u << mom_shift) - 1u;
   const int rows = min (TILE_H, h - y0);
-  for (int i = t; i < rows * TW; i += NTHREADS) {
-    const int r = i / TW, c = i % TW;
-    uint m1 = 0u, m2 = 0u;
-    uint xa = 0u, xb = 0u, ya = 0u, yb = 0u, pa = 0u, pb = 0u;
-    for (int k = 0; k <= 2 * R; k++) {
-      const uint f = coef (SCALE, k);
-      const uint v = tile[r + k][c];
+  for (int i = t; i < (TILE_H / KV) * TW; i += NTHREADS) {
+    const int c = i % TW, r0 = (i / TW) * KV;
+    if (r0 >= rows)
+      continue;
+    // Per output row: m1, m2, then the high and low split sums of xx, yy, xy.
+    uint sums[8][KV];
+    for (int q = 0; q < 8; q++)
+      for (int o = 0; o < KV; o++)
+        sums[q][o] = 0u;
+    for (int j = 0; j < KV + 2 * R; j++) {
+      const uint v = tile[r0 + j][c];
       const uint x = v & 0xffffu, y = v >> 16;
-      m1 += f * x;
-      m2 += f * y;
       const uint xx = x * x, yy = y * y, xy = x * y;
-      xa += f * (xx >> mom_shift);
-      xb += f * (xx & mom_mask);
-      ya += f * (yy >> mom_shift);
-      yb += f * (yy & mom_mask);
-      pa += f * (xy >> mom_shift);
-      pb += f * (xy & mom_mask);
+      const uint term[8] = uint[8] (x, y, xx >> mom_shift, xx & mom_mask, yy >> mom_shift,
+          yy & mom_mask, xy >> mom_shift, xy & mom_mask);
+      for (int o = 0; o < KV; o++) {
+        const int k = j - o;
+        if (k < 0 || k > 2 * R)
+          continue;
+        const uint f = coef (SCALE, k);
+        for (int q = 0; q < 8; q++)
+          sums[q][o] += f * term[q];
+      }
     }
     const uint mr = 1u << (mean_shift - 1u);
-    vres[r][c] = uvec4 (((m1 + mr) >> mean_shift) | (((m2 + mr) >> mean_shift) << 16),
-        split_round (xa, xb, mom_shift), split_round (ya, yb, mom_shift),
-        split_round (pa, pb, mom_shift));
+    for (int o = 0; o < KV; o++)
+      vres[r0 + o][c] = uvec4 (((sums[0][o] + mr) >> mean_shift) |
+          (((sums[1][o] + mr) >> mean_shift) << 16),
+          split_round (sums[2][o], sums[3][o], mom_shift),
+          split_round (sums[4][o], sums[5][o], mom_shift),
+          split_round (sums[6][o], sums[7][o], mom_shift));
   }
   barrier ();
 
@@ -198,27 +215,33 @@ void main ()
   const VifLimit lim = VifLimit (dbl_from_bits (pc.limit_lo, pc.limit_hi), pc.limit_int,
       pc.limit_f);
   const int cols = min (TILE_W, w - x0);
-  for (int i = t; i < rows * TILE_W; i += NTHREADS) {
-    const int r = i / TILE_W, c = i % TILE_W;
-    if (c >= cols)
+  for (int i = t; i < rows * (TILE_W / KH); i += NTHREADS) {
+    const int r = i / (TILE_W / KH), c0 = (i % (TILE_W / KH)) * KH;
+    if (c0 >= cols)
       continue;
-    uint m1 = 0u, m2 = 0u;
-    uint xa = 0u, xb = 0u, ya = 0u, yb = 0u, pa = 0u, pb = 0u;
-    for (int k = 0; k <= 2 * R; k++) {
-      const uint f = coef (SCALE, k);
-      const uvec4 v = vres[r][c + k];
-      const uint mu = v.x, xx = v.y, yy = v.z, xy = v.w;
-      m1 += f * (mu & 0xffffu);
-      m2 += f * (mu >> 16);
-      xa += f * (xx >> 16);
-      xb += f * (xx & 0xffffu);
-      ya += f * (yy >> 16);
-      yb += f * (yy & 0xffffu);
-      pa += f * (xy >> 16);
-      pb += f * (xy & 0xffffu);
+    uint sums[8][KH];
+    for (int q = 0; q < 8; q++)
+      for (int o = 0; o < KH; o++)
+        sums[q][o] = 0u;
+    for (int j = 0; j < KH + 2 * R; j++) {
+      const uvec4 v = vres[r][c0 + j];
+      const uint term[8] = uint[8] (v.x & 0xffffu, v.x >> 16, v.y >> 16, v.y & 0xffffu,
+          v.z >> 16, v.z & 0xffffu, v.w >> 16, v.w & 0xffffu);
+      for (int o = 0; o < KH; o++) {
+        const int k = j - o;
+        if (k < 0 || k > 2 * R)
+          continue;
+        const uint f = coef (SCALE, k);
+        for (int q = 0; q < 8; q++)
+          sums[q][o] += f * term[q];
+      }
     }
-    pixel (m1, m2, split_round (xa, xb, 16u), split_round (ya, yb, 16u),
-        split_round (pa, pb, 16u), lim, acc);
+    for (int o = 0; o < KH; o++) {
+      if (c0 + o < cols)
+        pixel (sums[0][o], sums[1][o], split_round (sums[2][o], sums[3][o], 16u),
+            split_round (sums[4][o], sums[5][o], 16u), split_round (sums[6][o], sums[7][o], 16u),
+            lim, acc);
+    }
   }
 
   // The next scale: even rows and columns of this tile, low-passed with the

@@ -74,6 +74,18 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
     k->tile_w_ = options.tile_w;
     k->tile_h_ = options.tile_h;
   }
+  k->block_v_ = options.block_v ? options.block_v : 1;
+  k->block_h_ = options.block_h ? options.block_h : 1;
+  for (uint32_t b : { k->block_v_, k->block_h_ }) {
+    if ((b != 1 && b != 2 && b != 4 && b != 8) || k->tile_h_ % k->block_v_
+        || k->tile_w_ % k->block_h_) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+          "VIF blocks %ux%u: 1, 2, 4 or 8 dividing the tile %ux%u", k->block_h_, k->block_v_,
+          k->tile_w_, k->tile_h_);
+      delete k;
+      return nullptr;
+    }
+  }
   k->staging_ = new VkBufferCache (device, VkMemKind::HostWrite);
   k->devcache_ = new VkBufferCache (device, VkMemKind::Device);
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
@@ -109,7 +121,7 @@ VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, GError **er
     return it->second;
   VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 5, sizeof (VifPush),
     { packing, shift, (uint32_t) scale, tile_w_, tile_h_, threads_, exact_only_ ? 1u : 0u,
-      bpc } };
+      bpc, block_v_, block_h_ } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;

@@ -28,6 +28,11 @@ struct VifKernelOptions {
   uint32_t tile_w = 0, tile_h = 0;
   /* Invocations of a workgroup (32 to the device's limit); 0: the default. */
   uint32_t threads = 0;
+  /* Outputs one invocation filters down a column / along a row (1, 2, 4 or
+   * 8, dividing the tile's height / width), for sweeps: more reuse each
+   * input's products, but hold more sums in registers (1 by default: on
+   * lavapipe 8 x 8 runs 5 times slower). */
+  uint32_t block_v = 0, block_h = 0;
 };
 
 class VkVifKernel {
@@ -74,6 +79,7 @@ class VkVifKernel {
   uint32_t threads_ = 256;
   uint32_t tile_w_ = 32;
   uint32_t tile_h_ = 8;
+  uint32_t block_v_ = 1, block_h_ = 1;
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;
   GstBuffer *table_ = nullptr;

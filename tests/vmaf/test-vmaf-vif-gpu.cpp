@@ -217,19 +217,29 @@ GST_START_TEST (random_frames)
   gpc::VkVifKernel *exact = gpc::VkVifKernel::create (dev.device, &err, o);
   fail_unless (exact != NULL, "%s", err ? err->message : "");
   /* The tile of devices with Vulkan's minimum of shared memory, and an odd
-   * one (tiles narrower than the coarse scales' halos, fewer invocations). */
+   * one (tiles narrower than the coarse scales' halos, fewer invocations),
+   * both with several outputs per invocation. */
   gpc::VifKernelOptions small_o, odd_o;
   small_o.tile_w = 32;
   small_o.tile_h = 8;
+  small_o.block_v = 8;
+  small_o.block_h = 4;
   odd_o.tile_w = 18;
   odd_o.tile_h = 2;
   odd_o.threads = 96;
+  odd_o.block_v = 2;
+  odd_o.block_h = 2;
   gpc::VkVifKernel *small = gpc::VkVifKernel::create (dev.device, &err, small_o);
   gpc::VkVifKernel *odd = gpc::VkVifKernel::create (dev.device, &err, odd_o);
   fail_unless (small && odd, "%s", err ? err->message : "");
   gpc::VifKernelOptions bad_o;
   bad_o.tile_w = 33;
   bad_o.tile_h = 8;
+  fail_if (gpc::VkVifKernel::create (dev.device, &err, bad_o));
+  g_clear_error (&err);
+  bad_o.tile_w = 18;
+  bad_o.tile_h = 2;
+  bad_o.block_h = 4;
   fail_if (gpc::VkVifKernel::create (dev.device, &err, bad_o));
   g_clear_error (&err);
   gpc_test::Rng rng = gpc_test::rng ("vif-gpu-random");
@@ -246,9 +256,9 @@ GST_START_TEST (random_frames)
     }
     if (iter % 6 == 0) {
       gpu_accumulate (dev, small, rng, f, gpu);
-      expect_same (f, "32x8 tiles", gpu, cpu);
+      expect_same (f, "32x8 tiles, 4x8 blocks", gpu, cpu);
       gpu_accumulate (dev, odd, rng, f, gpu);
-      expect_same (f, "18x2 tiles, 96 invocations", gpu, cpu);
+      expect_same (f, "18x2 tiles, 96 invocations, 2x2 blocks", gpu, cpu);
     }
   }
   dev.exec->wait_idle ();
