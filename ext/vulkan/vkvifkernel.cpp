@@ -1,0 +1,243 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "vkvifkernel.h"
+
+#include <string.h>
+
+#include <algorithm>
+
+#include "compute/gpcvkplane.h"
+#include "vmaf_vif.spv.h"
+
+namespace gpc {
+
+namespace {
+
+/* Push constants, in the shader's order. */
+struct VifPush {
+  uint32_t ref_offset, dist_offset, ref_stride, dist_stride;
+  uint32_t width, height, next_offset, slot;
+  uint32_t limit[4]; /* VkVifKernel::limit_words() */
+};
+
+
+/* Words of the packed pictures of scales 1..3, and where each starts. */
+uint32_t scale_offset (uint32_t w, uint32_t h, int scale)
+{
+  uint32_t off = 0;
+  for (int s = 1; s < scale; s++)
+    off += (w >> s) * (h >> s);
+  return off;
+}
+
+} // namespace
+
+VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
+    const VifKernelOptions &options)
+{
+  VkVifKernel *k = new VkVifKernel ();
+  k->device_ = (GstVulkanDevice *) gst_object_ref (device);
+  k->exact_only_ = options.exact_only;
+  /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples and 4 x tile_h x
+   * (tile_w + 16) vertical results, 4 bytes each: 10.5 KiB at 32 x 8
+   * (Vulkan's guaranteed 16 KiB), 30 KiB at 64 x 16 (a quarter of the
+   * samples are halo instead of half). */
+  const uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
+  const bool big = shared >= 32 * 1024;
+  /* 256 invocations where the device allows (Vulkan guarantees 128). */
+  const VkPhysicalDeviceLimits &limits = device->physical_device->properties.limits;
+  k->threads_ = std::min ({ 256u, limits.maxComputeWorkGroupInvocations,
+      limits.maxComputeWorkGroupSize[0] });
+  if (options.threads) {
+    if (options.threads < 32 || options.threads > k->threads_) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+          "VIF workgroup of %u invocations: the device takes 32 to %u", options.threads,
+          k->threads_);
+      delete k;
+      return nullptr;
+    }
+    k->threads_ = options.threads;
+  }
+  k->tile_w_ = big ? 64 : 32;
+  k->tile_h_ = big ? 16 : 8;
+  if (options.tile_w && options.tile_h) {
+    const uint32_t tw = options.tile_w + 16, words = (options.tile_h + 16) * tw +
+        4 * options.tile_h * tw + 8;
+    if ((options.tile_w | options.tile_h) & 1 || words * 4 > shared) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+          "VIF tile %ux%u: sides must be even and fit %u bytes of shared memory",
+          options.tile_w, options.tile_h, shared);
+      delete k;
+      return nullptr;
+    }
+    k->tile_w_ = options.tile_w;
+    k->tile_h_ = options.tile_h;
+  }
+  k->block_v_ = options.block_v ? options.block_v : 1;
+  k->block_h_ = options.block_h ? options.block_h : 1;
+  for (uint32_t b : { k->block_v_, k->block_h_ }) {
+    if ((b != 1 && b != 2 && b != 4 && b != 8) || k->tile_h_ % k->block_v_
+        || k->tile_w_ % k->block_h_) {
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+          "VIF blocks %ux%u: 1, 2, 4 or 8 dividing the tile %ux%u", k->block_h_, k->block_v_,
+          k->tile_w_, k->tile_h_);
+      delete k;
+      return nullptr;
+    }
+  }
+  k->staging_ = new VkBufferCache (device, VkMemKind::HostWrite);
+  k->devcache_ = new VkBufferCache (device, VkMemKind::Device);
+  LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
+  for (int s = 0; s < kVifScales; s++) {
+    if (!k->pipeline_for (s, l8, error)) {
+      delete k;
+      return nullptr;
+    }
+  }
+  return k;
+}
+
+VkVifKernel::~VkVifKernel ()
+{
+  for (auto &k : kernels_)
+    delete k.second;
+  gst_clear_buffer (&table_);
+  delete staging_;
+  delete devcache_;
+  if (device_)
+    gst_object_unref (device_);
+}
+
+VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, GError **error)
+{
+  /* Coarser scales read our packed 16-bit pictures: one pipeline each. */
+  const uint32_t packing = scale == 0 ? (uint32_t) l.packing : 0;
+  const uint32_t shift = scale == 0 ? l.shift : 0;
+  const uint32_t bpc = scale == 0 ? l.bpc : 16;
+  const uint32_t key = ((packing * 32 + shift) * 32 + bpc) * 4 + (uint32_t) scale;
+  auto it = kernels_.find (key);
+  if (it != kernels_.end ())
+    return it->second;
+  VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 5, sizeof (VifPush),
+    { packing, shift, (uint32_t) scale, tile_w_, tile_h_, threads_, exact_only_ ? 1u : 0u,
+      bpc, block_v_, block_h_ } };
+  VkKernel *k = VkKernel::create (device_, spec, error);
+  if (k)
+    kernels_[key] = k;
+  return k;
+}
+
+void VkVifKernel::fill_table (uint8_t *dst)
+{
+  memcpy (dst, vif_log2_table (), kVifLog2TableSize * 2);
+  /* Per binade [2^E, 2^(E+1)) of sigma1_sq, what adding libvmaf's epsilon
+   * adds in double precision (exact in a float: at most 18 significant
+   * bits), for the shader's fast path. */
+  const double eps = 65536 * 1.0e-10;
+  for (int e = 0; e < 32; e++) {
+    const double base = (double) (1u << e);
+    const float added = e >= 17 ? (float) ((base + eps) - base) : 0.0f;
+    memcpy (dst + kVifLog2TableSize * 2 + e * 4, &added, 4);
+  }
+}
+
+void VkVifKernel::limit_words (double gain_limit, uint32_t out[4])
+{
+  uint64_t bits;
+  memcpy (&bits, &gain_limit, sizeof bits);
+  const float f = (float) gain_limit;
+  out[0] = (uint32_t) bits;
+  out[1] = (uint32_t) (bits >> 32);
+  out[2] = gain_limit == (double) (uint32_t) gain_limit ? (uint32_t) gain_limit : 0;
+  memcpy (&out[3], &f, 4);
+}
+
+bool VkVifKernel::ensure_table (VkExec *exec, GError **error)
+{
+  if (table_)
+    return true;
+  table_ = vk_upload_bytes (exec, staging_, devcache_, kTableBytes, fill_table, error);
+  return table_ != nullptr;
+}
+
+bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+    GstVulkanBufferMemory *results, uint32_t slot, uint32_t w, uint32_t h,
+    const LumaLayout &l, double gain_limit, GError **error)
+{
+  if (w < kVifMinSize || h < kVifMinSize || !(gain_limit >= 1.0)
+      || !(gain_limit <= kVifDefaultGainLimit)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "VIF needs at least %ux%u samples and a gain limit in [1, 100] (got %ux%u, %g)",
+        kVifMinSize, kVifMinSize, w, h, gain_limit);
+    return false;
+  }
+  if (!ensure_table (exec, error))
+    return false;
+  /* The coarser scales' pictures, one word per sample; kept until the
+   * fence, then back to the cache for a later frame. */
+  GstBuffer *scratch_buf = devcache_->acquire ((gsize) scale_offset (w, h, kVifScales) * 4 + 4,
+      error);
+  if (!scratch_buf)
+    return false;
+  exec->keep (GST_MINI_OBJECT_CAST (scratch_buf));
+  GstVulkanBufferMemory *scratch = vk_buffer_memory (scratch_buf);
+  gst_buffer_unref (scratch_buf);
+  GstVulkanBufferMemory *table = vk_buffer_memory (table_);
+
+  exec->barrier (results, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  vkCmdFillBuffer (exec->cmd (), results->buffer, (VkDeviceSize) slot * kResultWords * 4,
+      kResultWords * 4, 0);
+  exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  for (int s = 0; s < kVifScales; s++) {
+    const uint32_t sw = w >> s, sh = h >> s;
+    VifPush pc = {};
+    if (s == 0) {
+      pc.ref_offset = ref.offset;
+      pc.dist_offset = dist.offset;
+      pc.ref_stride = ref.stride;
+      pc.dist_stride = dist.stride;
+    } else {
+      pc.ref_offset = scale_offset (w, h, s);
+      pc.ref_stride = sw;
+    }
+    pc.width = sw;
+    pc.height = sh;
+    pc.next_offset = scale_offset (w, h, s + 1);
+    pc.slot = slot;
+    limit_words (gain_limit, pc.limit);
+    /* Scale s writes scale s + 1's pictures that the next dispatch reads. */
+    exec->barrier (scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    VkBuffer in0 = s == 0 ? ref.mem->buffer : scratch->buffer;
+    VkBuffer in1 = s == 0 ? dist.mem->buffer : scratch->buffer;
+    VkDescriptorBufferInfo bufs[5] = {
+      { in0, 0, VK_WHOLE_SIZE },
+      { in1, 0, VK_WHOLE_SIZE },
+      { scratch->buffer, 0, VK_WHOLE_SIZE },
+      { table->buffer, 0, VK_WHOLE_SIZE },
+      { results->buffer, 0, VK_WHOLE_SIZE },
+    };
+    VkKernel *k = pipeline_for (s, l, error);
+    if (!k)
+      return false;
+    if (!exec->dispatch (k, bufs, 5, &pc, sizeof pc, (sw + tile_w_ - 1) / tile_w_,
+            (sh + tile_h_ - 1) / tile_h_, 1, error))
+      return false;
+  }
+  exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  return true;
+}
+
+void VkVifKernel::read_accum (const uint32_t *words, VifAccum accum[kVifScales])
+{
+  for (int s = 0; s < kVifScales; s++) {
+    uint64_t v[4];
+    for (int i = 0; i < 4; i++)
+      v[i] = words[s * 8 + 2 * i] | ((uint64_t) words[s * 8 + 2 * i + 1] << 32);
+    accum[s] = { v[0], v[1], v[2], v[3] };
+  }
+}
+
+} // namespace gpc

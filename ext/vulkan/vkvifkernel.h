@@ -1,0 +1,89 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * VMAF's integer VIF on the GPU (shaders/vmaf_vif.comp, one dispatch per
+ * scale): per frame pair, the four scales' integer sums of gst/vmaf's CPU
+ * reference, bit for bit, read back as 128 bytes. Used by vkvmaf and by the
+ * tests, so both run the same dispatches.
+ */
+#pragma once
+
+#include <map>
+
+#include "compute/gpcvkbuffer.h"
+#include "compute/gpcvkexec.h"
+#include "compute/gpcvkkernel.h"
+#include "vkmotionkernel.h"
+#include "vmaf-motion-layout.h"
+#include "vmaf-vif-ref.h"
+
+namespace gpc {
+
+struct VifKernelOptions {
+  /* Tests: every pixel's gain through the exact double emulation instead of
+   * the integer fast path. */
+  bool exact_only = false;
+  /* Tile of a workgroup (even sides; scale 0's shared memory must fit the
+   * device), for tests and benchmark sweeps; 0 keeps the device's default. */
+  uint32_t tile_w = 0, tile_h = 0;
+  /* Invocations of a workgroup (32 to the device's limit); 0: the default. */
+  uint32_t threads = 0;
+  /* Outputs one invocation filters down a column / along a row (1, 2, 4 or
+   * 8, dividing the tile's height / width), for sweeps: more reuse each
+   * input's products, but hold more sums in registers (1 by default: on
+   * lavapipe 8 x 8 runs 5 times slower). */
+  uint32_t block_v = 0, block_h = 0;
+};
+
+class VkVifKernel {
+ public:
+  /* 32-bit words of one result slot: per scale num_log, den_log,
+   * num_non_log, den_non_log as (low, high) pairs. */
+  static constexpr uint32_t kResultWords = kVifScales * 4 * 2;
+
+  static VkVifKernel *create (GstVulkanDevice *device, GError **error,
+      const VifKernelOptions &options = VifKernelOptions ());
+  ~VkVifKernel ();
+
+  /* Records, for the luma planes `ref` and `dist` (layout `layout`, both
+   * ready for SHADER_READ, width and height >= kVifMinSize): zero result
+   * slot `slot` of `results` (host-visible, kResultWords words per slot),
+   * the four scales, and a HOST_READ barrier on `results`. gain_limit:
+   * libvmaf's vif_enhn_gain_limit in [1, 100] (100 by default, 1 in the
+   * neg models). No host wait. The coarser scales' pictures live in a
+   * scratch buffer of the kernel's, one per submission in flight (recycled
+   * when its fence has signalled); the first call also uploads the shader's
+   * tables. */
+  bool record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+      GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+      const LumaLayout &layout, double gain_limit, GError **error);
+
+  /* The sums of one slot (its kResultWords words, after the fence). */
+  static void read_accum (const uint32_t *words, VifAccum accum[kVifScales]);
+
+  /* The shader's table buffer (shaders/vmaf_vif_gain.glsl): kTableBytes
+   * written by fill_table(). */
+  static constexpr gsize kTableBytes = kVifLog2TableSize * 2 + 32 * 4;
+  static void fill_table (uint8_t *dst);
+
+  /* The gain limit as the shaders take it: double bits (low, high), the
+   * limit when it is an integer (else 0), float bits. */
+  static void limit_words (double gain_limit, uint32_t out[4]);
+
+ private:
+  VkKernel *pipeline_for (int scale, const LumaLayout &layout, GError **error);
+  bool ensure_table (VkExec *exec, GError **error);
+
+  GstVulkanDevice *device_ = nullptr;
+  bool exact_only_ = false;
+  uint32_t threads_ = 256;
+  uint32_t tile_w_ = 32;
+  uint32_t tile_h_ = 8;
+  uint32_t block_v_ = 1, block_h_ = 1;
+  VkBufferCache *staging_ = nullptr;
+  VkBufferCache *devcache_ = nullptr;
+  GstBuffer *table_ = nullptr;
+  std::map<uint32_t, VkKernel *> kernels_;
+};
+
+} // namespace gpc

@@ -1,0 +1,307 @@
+// gst-gpucodecs
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//
+// VMAF integer VIF, one scale per dispatch, bit-exact with gst/vmaf's CPU
+// reference (libvmaf 3.2 scalar code): the scale's four integer sums, and
+// (scales 0..2) the next scale's pictures, low-passed and decimated.
+//
+// A workgroup covers a TILE_W x TILE_H tile of the scale: it loads the tile
+// with an R-sample mirrored halo (R = 8, 4, 2, 1) into shared memory, filters
+// vertically (means and second moments of both pictures and their product)
+// into shared memory, then horizontally and turns each pixel into its
+// contribution. The decimation filter (radius R / 2) runs on the same tile.
+// In both filter passes an invocation owns KV (KH) neighbouring outputs, so
+// that the products and split parts of an input can be formed once for
+// several taps (a tuning choice of the kernel).
+//
+// No optional device feature is needed (GStreamer 1.22 enables none): sums
+// wider than 32 bits are rounded exactly from two 32-bit sums of the high
+// and low parts of each term, x = 2^s * hi + lo:
+//   (sum c x + 2^(s-1)) >> s = A + ((B + 2^(s-1)) >> s),
+//   A = sum c hi, B = sum c lo,
+// and the gain's double arithmetic is either proved exact from integer
+// bounds (fast path) or emulated exactly (vmaf_vif_double.glsl).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+
+layout (constant_id = 0) const uint PACKING = 0u; // LUMA_*, scale 0
+layout (constant_id = 1) const uint SHIFT = 0u;   // right shift of 16-bit containers
+layout (constant_id = 2) const int SCALE = 0;
+layout (constant_id = 3) const int TILE_W = 32;   // even
+layout (constant_id = 4) const int TILE_H = 8;    // even
+layout (constant_id = 5) const int NTHREADS = 256;
+// Test seam: every pixel through the exact double emulation.
+layout (constant_id = 6) const bool EXACT_ONLY = false;
+// Scale 0's bit depth (coarser scales hold 16-bit values whatever it was):
+// constant shifts, and no split sums at 8 bits.
+layout (constant_id = 7) const uint BPC = 8u;
+// Outputs one invocation filters, down a column (vertical pass) and along a
+// row (horizontal): each input's terms are formed once and feed up to
+// that many outputs, held in registers. They divide TILE_H and TILE_W.
+layout (constant_id = 8) const int KV = 1;
+layout (constant_id = 9) const int KH = 1;
+
+const int R = 8 >> SCALE;       // filter radius of this scale
+const int RD = 4 >> SCALE;      // radius of the next scale's filter
+const int TW = TILE_W + 2 * R;  // tile width with halo
+const int TH = TILE_H + 2 * R;
+
+#include "motion_luma_fetch.glsl"
+
+layout (local_size_x_id = 5) in;
+
+// Scale 0: the two luma planes. Coarser scales: binding 0 holds both
+// pictures, one word per sample (reference low 16 bits, distorted high).
+layout (std430, binding = 0) readonly buffer RefBuf { uint ref_words[]; };
+layout (std430, binding = 1) readonly buffer DistBuf { uint dist_words[]; };
+// The next scale's pictures (scales 0..2), packed as above.
+layout (std430, binding = 2) writeonly buffer NextBuf { uint next_words[]; };
+// The gain's tables (vmaf_vif_gain.glsl).
+layout (std430, binding = 3) readonly buffer Log2Buf { uint log2_words[]; };
+// Per result slot and scale: num_log, den_log, num_non_log, den_non_log as
+// (low, high) 32-bit pairs.
+layout (std430, binding = 4) buffer Result { uint result[]; };
+
+layout (push_constant) uniform Params {
+  uint ref_offset;   // scale 0: bytes (multiple of 4); else words
+  uint dist_offset;  // scale 0 only
+  uint ref_stride;   // scale 0: bytes (multiple of 4); else words
+  uint dist_stride;  // scale 0 only
+  uint width;        // of this scale
+  uint height;
+  uint next_offset;  // words
+  uint slot;
+  uint limit_lo;     // gain limit, IEEE double bits
+  uint limit_hi;
+  uint limit_int;    // the limit when it is an integer, else 0
+  float limit_f;     // the limit as a float
+} pc;
+
+#include "vmaf_vif_gain.glsl"
+
+LUMA_FETCH_FUNCTIONS (ref, ref_words)
+LUMA_FETCH_FUNCTIONS (dist, dist_words)
+
+const uint F0[17] = uint[] (489u, 935u, 1640u, 2640u, 3896u, 5274u, 6547u, 7455u, 7784u,
+    7455u, 6547u, 5274u, 3896u, 2640u, 1640u, 935u, 489u);
+const uint F1[9] = uint[] (1244u, 3663u, 7925u, 12590u, 14692u, 12590u, 7925u, 3663u, 1244u);
+const uint F2[5] = uint[] (3571u, 16004u, 26386u, 16004u, 3571u);
+const uint F3[3] = uint[] (10904u, 43728u, 10904u);
+
+uint coef (int s, int k)
+{
+  if (s == 0) return F0[k];
+  if (s == 1) return F1[k];
+  if (s == 2) return F2[k];
+  return F3[k];
+}
+
+shared uint tile[TH][TW];       // reference | distorted << 16
+// Vertical results: means (packed as the tile), xx, yy, xy; one 16-byte
+// load per tap in the horizontal pass.
+shared uvec4 vres[TILE_H][TW];
+shared uint tile_sums[8];
+
+// Reflect-101, clamped first so that the halo of tiles past the picture's
+// end stays inside it (their outputs are discarded).
+int mirror (int idx, int n)
+{
+  idx = clamp (idx, -R, n - 1 + R);
+  return idx < 0 ? -idx : (idx >= n ? 2 * n - idx - 2 : idx);
+}
+
+// (sum c_k p_k + 2^(s-1)) >> s from the split sums of the terms p_k.
+uint split_round (uint a, uint b, uint s)
+{
+  return s == 0u ? a : a + ((b + (1u << (s - 1u))) >> s);
+}
+
+void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, VifLimit lim, inout uvec2 acc[4])
+{
+  uint hi, lo;
+  umulExtended (mu1, mu1, hi, lo);
+  const uint mu1_sq = hi + (lo >> 31);
+  umulExtended (mu2, mu2, hi, lo);
+  const uint mu2_sq = hi + (lo >> 31);
+  umulExtended (mu1, mu2, hi, lo);
+  const uint mu1_mu2 = hi + (lo >> 31);
+  // Differences wrap in 32 bits and are read as signed, as libvmaf does.
+  const int sigma1_sq = int (xx - mu1_sq);
+  const int sigma2_sq = max (int (yy - mu2_sq), 0);
+  const int sigma12 = int (xy - mu1_mu2);
+  if (sigma1_sq < 131072) {
+    add64 (acc[2], uint (sigma2_sq));
+    add64 (acc[3], 1u);
+    return;
+  }
+  add64 (acc[1], log2_fixed (uint (sigma1_sq) + 131072u, 0u) - 2048u * 17u);
+  if (sigma12 > 0 && sigma2_sq > 0) {
+    uint term;
+    if (EXACT_ONLY || !num_log_fast (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim, term))
+      term = num_log_exact (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim);
+    add64 (acc[0], term);
+  }
+}
+
+void main ()
+{
+  const int t = int (gl_LocalInvocationIndex);
+  const int w = int (pc.width), h = int (pc.height);
+  const int x0 = int (gl_WorkGroupID.x) * TILE_W;
+  const int y0 = int (gl_WorkGroupID.y) * TILE_H;
+
+  if (t < 8)
+    tile_sums[t] = 0u;
+
+  // The tile with its halo, both pictures in one word per sample.
+  for (int i = t; i < TH * TW; i += NTHREADS) {
+    const int ty = i / TW, tx = i % TW;
+    const uint gy = uint (mirror (y0 + ty - R, h));
+    const uint gx = uint (mirror (x0 + tx - R, w));
+    uint v;
+    if (SCALE == 0) {
+      v = uint (ref_fetch (pc.ref_offset + gy * pc.ref_stride, gx)) |
+          (uint (dist_fetch (pc.dist_offset + gy * pc.dist_stride, gx)) << 16);
+    } else {
+      v = ref_words[pc.ref_offset + gy * pc.ref_stride + gx];
+    }
+    tile[ty][tx] = v;
+  }
+  barrier ();
+
+  // Vertical pass. Scale 0 brings means from bpc to 16 bits and moments from
+  // 2 bpc to 32 (8-bit moments fit as they are); coarser scales drop 16
+  // bits from both.
+  const uint mean_shift = SCALE == 0 ? BPC : 16u;
+  const uint mom_shift = SCALE == 0 ? 2u * (BPC - 8u) : 16u;
+  const uint mom_mask = (1u << mom_shift) - 1u;
+  const int rows = min (TILE_H, h - y0);
+  for (int i = t; i < (TILE_H / KV) * TW; i += NTHREADS) {
+    const int c = i % TW, r0 = (i / TW) * KV;
+    if (r0 >= rows)
+      continue;
+    // Per output row: m1, m2, then the high and low split sums of xx, yy, xy.
+    uint sums[8][KV];
+    for (int q = 0; q < 8; q++)
+      for (int o = 0; o < KV; o++)
+        sums[q][o] = 0u;
+    for (int j = 0; j < KV + 2 * R; j++) {
+      const uint v = tile[r0 + j][c];
+      const uint x = v & 0xffffu, y = v >> 16;
+      const uint xx = x * x, yy = y * y, xy = x * y;
+      const uint term[8] = uint[8] (x, y, xx >> mom_shift, xx & mom_mask, yy >> mom_shift,
+          yy & mom_mask, xy >> mom_shift, xy & mom_mask);
+      for (int o = 0; o < KV; o++) {
+        const int k = j - o;
+        if (k < 0 || k > 2 * R)
+          continue;
+        const uint f = coef (SCALE, k);
+        for (int q = 0; q < 8; q++)
+          sums[q][o] += f * term[q];
+      }
+    }
+    const uint mr = 1u << (mean_shift - 1u);
+    for (int o = 0; o < KV; o++)
+      vres[r0 + o][c] = uvec4 (((sums[0][o] + mr) >> mean_shift) |
+          (((sums[1][o] + mr) >> mean_shift) << 16),
+          split_round (sums[2][o], sums[3][o], mom_shift),
+          split_round (sums[4][o], sums[5][o], mom_shift),
+          split_round (sums[6][o], sums[7][o], mom_shift));
+  }
+  barrier ();
+
+  // Horizontal pass and the per-pixel statistics.
+  uvec2 acc[4] = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
+  const VifLimit lim = VifLimit (dbl_from_bits (pc.limit_lo, pc.limit_hi), pc.limit_int,
+      pc.limit_f);
+  const int cols = min (TILE_W, w - x0);
+  for (int i = t; i < rows * (TILE_W / KH); i += NTHREADS) {
+    const int r = i / (TILE_W / KH), c0 = (i % (TILE_W / KH)) * KH;
+    if (c0 >= cols)
+      continue;
+    uint sums[8][KH];
+    for (int q = 0; q < 8; q++)
+      for (int o = 0; o < KH; o++)
+        sums[q][o] = 0u;
+    for (int j = 0; j < KH + 2 * R; j++) {
+      const uvec4 v = vres[r][c0 + j];
+      const uint term[8] = uint[8] (v.x & 0xffffu, v.x >> 16, v.y >> 16, v.y & 0xffffu,
+          v.z >> 16, v.z & 0xffffu, v.w >> 16, v.w & 0xffffu);
+      for (int o = 0; o < KH; o++) {
+        const int k = j - o;
+        if (k < 0 || k > 2 * R)
+          continue;
+        const uint f = coef (SCALE, k);
+        for (int q = 0; q < 8; q++)
+          sums[q][o] += f * term[q];
+      }
+    }
+    for (int o = 0; o < KH; o++) {
+      if (c0 + o < cols)
+        pixel (sums[0][o], sums[1][o], split_round (sums[2][o], sums[3][o], 16u),
+            split_round (sums[4][o], sums[5][o], 16u), split_round (sums[6][o], sums[7][o], 16u),
+            lim, acc);
+    }
+  }
+
+  // The next scale: even rows and columns of this tile, low-passed with the
+  // next filter (vertical results in vres[].x, then horizontal).
+  if (SCALE < 3) {
+    barrier ();
+    const uint mr = 1u << (mean_shift - 1u);
+    const int dec_rows = TILE_H / 2;
+    for (int i = t; i < dec_rows * TW; i += NTHREADS) {
+      const int r = i / TW, c = i % TW;
+      if (2 * r >= rows)
+        continue;
+      uint a1 = 0u, a2 = 0u;
+      for (int k = 0; k <= 2 * RD; k++) {
+        const uint f = coef (SCALE + 1, k);
+        const uint v = tile[2 * r + R - RD + k][c];
+        a1 += f * (v & 0xffffu);
+        a2 += f * (v >> 16);
+      }
+      vres[r][c].x = ((a1 + mr) >> mean_shift) | (((a2 + mr) >> mean_shift) << 16);
+    }
+    barrier ();
+    const int nw = w / 2, nh = h / 2;
+    const int dec_cols = TILE_W / 2;
+    for (int i = t; i < dec_rows * dec_cols; i += NTHREADS) {
+      const int r = i / dec_cols, c = i % dec_cols;
+      const int oy = y0 / 2 + r, ox = x0 / 2 + c;
+      if (oy >= nh || ox >= nw)
+        continue;
+      uint a1 = 0u, a2 = 0u;
+      for (int k = 0; k <= 2 * RD; k++) {
+        const uint f = coef (SCALE + 1, k);
+        const uint v = vres[r][2 * c + R - RD + k].x;
+        a1 += f * (v & 0xffffu);
+        a2 += f * (v >> 16);
+      }
+      next_words[pc.next_offset + uint (oy * nw + ox)] =
+          ((a1 + 32768u) >> 16) | (((a2 + 32768u) >> 16) << 16);
+    }
+  }
+
+  // The tile's sums, then the frame's: 64-bit from 32-bit atomics, the one
+  // that wraps a low word carries into the high word.
+  for (int k = 0; k < 4; k++) {
+    if (acc[k] == uvec2 (0u))
+      continue;
+    const uint old = atomicAdd (tile_sums[2 * k], acc[k].x);
+    const uint hi = acc[k].y + (old + acc[k].x < old ? 1u : 0u);
+    if (hi != 0u)
+      atomicAdd (tile_sums[2 * k + 1], hi);
+  }
+  barrier ();
+  if (t < 4) {
+    const uvec2 s = uvec2 (tile_sums[2 * t], tile_sums[2 * t + 1]);
+    const uint base = (pc.slot * 4u + uint (SCALE)) * 8u + 2u * uint (t);
+    if (s != uvec2 (0u)) {
+      const uint old = atomicAdd (result[base], s.x);
+      const uint hi = s.y + (old + s.x < old ? 1u : 0u);
+      if (hi != 0u)
+        atomicAdd (result[base + 1u], hi);
+    }
+  }
+}
