@@ -1,0 +1,34 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The VMAF test clips of tests/media/vmaf (see its generate.sh): luma planes
+ * of a reference and a coded-and-decoded copy, and libvmaf's values for every
+ * frame, printed with full double precision.
+ */
+#pragma once
+
+#include <stdint.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+struct VmafClip {
+  std::string name;
+  int width = 0, height = 0, bpc = 0;
+  int frames = 0;
+  /* Luma planes, one per frame, width * height samples without padding. */
+  std::vector<std::vector<uint16_t>> ref, dist;
+  /* Per frame, libvmaf's values by its feature names ("integer_vif_scale0",
+   * "integer_adm2", "integer_motion2", ...; "_egl_1" suffixed ones as the neg
+   * models compute them) and the scores "vmaf" (vmaf_v0.6.1), "vmaf_neg"
+   * (vmaf_v0.6.1neg) and "vmaf_4k" (vmaf_4k_v0.6.1). */
+  std::vector<std::map<std::string, double>> expect;
+};
+
+/* Loads a clip by name; false, with the reason printed, when it is missing or
+ * malformed. */
+bool vmaf_load_clip (const std::string &name, VmafClip *clip);
+
+/* Every clip's name, in tests/media/vmaf/clips.txt's order. */
+std::vector<std::string> vmaf_clip_names ();
