@@ -54,6 +54,7 @@ class VmafScorer {
       std::string *error);
 
   const VmafNeeds &needs () const { return needs_; }
+  unsigned subsample () const { return subsample_; }
   /* libvmaf's names of the reported values, features alphabetically, then
    * "vmaf". */
   const std::vector<std::string> &columns () const { return columns_; }
