@@ -52,12 +52,16 @@ static const char *const long_names[][2] = {
 struct model_run {
   const char *file;   /* in MODEL_DIR */
   const char *key;    /* key of its score in the output */
+  uint64_t flags;     /* VmafModelFlags */
 };
 
 static const struct model_run models[] = {
-  { "vmaf_v0.6.1.json", "vmaf" },
-  { "vmaf_v0.6.1neg.json", "vmaf_neg" },
-  { "vmaf_4k_v0.6.1.json", "vmaf_4k" },
+  { "vmaf_v0.6.1.json", "vmaf", VMAF_MODEL_FLAGS_DEFAULT },
+  { "vmaf_v0.6.1neg.json", "vmaf_neg", VMAF_MODEL_FLAGS_DEFAULT },
+  { "vmaf_4k_v0.6.1.json", "vmaf_4k", VMAF_MODEL_FLAGS_DEFAULT },
+  { "vmaf_4k_v0.6.1neg.json", "vmaf_4k_neg", VMAF_MODEL_FLAGS_DEFAULT },
+  /* The "phone" variant: the model's polynomial score transform applied. */
+  { "vmaf_v0.6.1.json", "vmaf_transform", VMAF_MODEL_FLAG_ENABLE_TRANSFORM },
 };
 #define N_MODELS (sizeof (models) / sizeof (models[0]))
 
@@ -133,7 +137,7 @@ fill_picture (VmafPicture *pic, const uint8_t *plane, unsigned w, unsigned h, un
  * score under score_key; without, records the extractors' debug output. */
 static void
 run_context (const uint8_t *ref, const uint8_t *dist, unsigned w, unsigned h, unsigned bpc,
-    unsigned frames, const char *model_path, const char *score_key)
+    unsigned frames, const char *model_path, const char *score_key, uint64_t flags)
 {
   VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = 0,
     .n_subsample = 0, .cpumask = 0, .gpumask = 0 };
@@ -144,7 +148,7 @@ run_context (const uint8_t *ref, const uint8_t *dist, unsigned w, unsigned h, un
     exit (1);
   }
   if (model_path) {
-    VmafModelConfig mcfg = { .name = score_key, .flags = VMAF_MODEL_FLAGS_DEFAULT };
+    VmafModelConfig mcfg = { .name = score_key, .flags = flags };
     if (vmaf_model_load_from_path (&model, &mcfg, model_path)
         || vmaf_use_features_from_model (vmaf, model)) {
       fprintf (stderr, "%s: cannot load\n", model_path);
@@ -226,9 +230,9 @@ main (int argc, char **argv)
   for (unsigned m = 0; m < N_MODELS; m++) {
     char path[4096];
     snprintf (path, sizeof (path), "%s/%s", argv[7], models[m].file);
-    run_context (ref, dist, w, h, bpc, frames, path, models[m].key);
+    run_context (ref, dist, w, h, bpc, frames, path, models[m].key, models[m].flags);
   }
-  run_context (ref, dist, w, h, bpc, frames, NULL, NULL);
+  run_context (ref, dist, w, h, bpc, frames, NULL, NULL, 0);
 
   for (unsigned i = 0; i < frames; i++)
     for (unsigned k = 0; k < n_lines[i]; k++)

@@ -1,0 +1,68 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * vkvmaf's features on the GPU, one extractor per libvmaf feature extractor
+ * (motion, vif, adm). Each records its kernels for a frame pair into the
+ * element's submission and, once that submission's fence signalled, reads
+ * back its few bytes of sums from its own host-visible result slots and
+ * turns them into libvmaf's values with the CPU reference's code.
+ */
+#pragma once
+
+#include <memory>
+
+#include "compute/gpcvk.h"
+#include "compute/gpcvkexec.h"
+#include "compute/gpcvkplane.h"
+#include "vmaf-motion-layout.h"
+#include "vmaf-scorer.h"
+
+namespace gpc {
+
+/* Result slots per extractor: more than frames can be in flight. */
+constexpr uint32_t kVmafSlots = 32;
+
+/* The luma planes of one frame pair, ready for SHADER_READ. Both inputs
+ * share one layout (the element refuses others). */
+struct VmafPair {
+  StoragePlane ref, dist;
+  LumaLayout layout;
+  uint32_t width, height;
+};
+
+/* What one frame needs: a motion SAD (against the reference `sad_distance`
+ * frames before: 1, or 2 with the five-frame window), the spatial features
+ * (scored frames only). */
+struct VmafFrameWork {
+  bool sad = false;
+  unsigned sad_distance = 1;
+  bool spatial = false;
+};
+
+class VmafExtractor {
+ public:
+  virtual ~VmafExtractor () = default;
+  /* Records the frame's work, results into `slot`. */
+  virtual bool record (VkExec *exec, const VmafPair &pair, const VmafFrameWork &work,
+      uint32_t slot, GError **error) = 0;
+  /* After the fence: the frame's values into `sad` / `spatial`. */
+  virtual void collect (uint32_t slot, const VmafFrameWork &work, uint64_t *sad,
+      VmafSpatial *spatial) = 0;
+  /* A new history (flush, new size): forget earlier frames. */
+  virtual void reset () {}
+};
+
+/* Each returns nullptr with `error` set when the device cannot run it. */
+std::unique_ptr<VmafExtractor> vmaf_motion_extractor (GstVulkanDevice *device, GError **error);
+std::unique_ptr<VmafExtractor> vmaf_vif_extractor (GstVulkanDevice *device, double gain_limit,
+    GError **error);
+std::unique_ptr<VmafExtractor> vmaf_adm_extractor (GstVulkanDevice *device, double gain_limit,
+    GError **error);
+
+/* Records what makes the luma plane of `buf` (laid out as `info`) readable
+ * by the kernels: bound in place, copied on the GPU, or uploaded. */
+bool vmaf_import_luma (VkExec *exec, VkBufferCache *device_cache, VkBufferCache *staging_cache,
+    GstBuffer *buf, const GstVideoInfo *info, const LumaLayout &layout, StoragePlane *out,
+    GError **error);
+
+} // namespace gpc

@@ -1,0 +1,126 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * vkvmaf's motion extractor: the SAD kernel of vkvmafmotion on the
+ * reference frames, which it keeps for the next one or two frames.
+ */
+#include "vkvmaf-extractor.h"
+
+#include "compute/gpcvkbuffer.h"
+#include "vkmotionkernel.h"
+
+namespace gpc {
+
+namespace {
+
+class MotionExtractor : public VmafExtractor {
+ public:
+  ~MotionExtractor () override
+  {
+    reset ();
+    if (results_)
+      gst_memory_unref (results_);
+    delete kernel_;
+  }
+
+  bool init (GstVulkanDevice *device, GError **error)
+  {
+    kernel_ = VkMotionKernel::create (device, error);
+    if (kernel_)
+      results_ = vk_storage_alloc (device, kVmafSlots * 8, true, error);
+    return results_ != nullptr;
+  }
+
+  bool record (VkExec *exec, const VmafPair &pair, const VmafFrameWork &work, uint32_t slot,
+      GError **error) override
+  {
+    if (work.sad) {
+      const StoragePlane &prev = history_[work.sad_distance - 1];
+      if (!prev.holder) {
+        g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+            "no reference frame %u before this one", work.sad_distance);
+        return false;
+      }
+      MotionPlane p = { prev.mem, prev.offset, prev.stride };
+      MotionPlane c = { pair.ref.mem, pair.ref.offset, pair.ref.stride };
+      if (!kernel_->record (exec, p, c, (GstVulkanBufferMemory *) results_, slot, pair.width,
+              pair.height, pair.layout, error))
+        return false;
+      exec->keep (GST_MINI_OBJECT_CAST (prev.holder));
+    }
+    /* This reference is the next frames' previous one. */
+    history_[1].clear ();
+    history_[1] = history_[0];
+    history_[0] = pair.ref;
+    if (history_[0].holder)
+      gst_buffer_ref (history_[0].holder);
+    return true;
+  }
+
+  void collect (uint32_t slot, const VmafFrameWork &work, uint64_t *sad, VmafSpatial *) override
+  {
+    *sad = 0;
+    GstMapInfo map;
+    if (!work.sad || !gst_memory_map (results_, &map, GST_MAP_READ))
+      return;
+    const guint32 *r = (const guint32 *) map.data;
+    *sad = ((guint64) r[2 * slot + 1] << 32) | r[2 * slot];
+    gst_memory_unmap (results_, &map);
+  }
+
+  void reset () override
+  {
+    for (StoragePlane &h : history_)
+      h.clear ();
+  }
+
+ private:
+  VkMotionKernel *kernel_ = nullptr;
+  GstMemory *results_ = nullptr;  /* kVmafSlots x (lo, hi) */
+  StoragePlane history_[2];        /* previous reference frame, the one before */
+};
+
+} // namespace
+
+std::unique_ptr<VmafExtractor>
+vmaf_motion_extractor (GstVulkanDevice *device, GError **error)
+{
+  std::unique_ptr<MotionExtractor> m (new MotionExtractor ());
+  if (!m->init (device, error))
+    return nullptr;
+  return m;
+}
+
+bool
+vmaf_import_luma (VkExec *exec, VkBufferCache *device_cache, VkBufferCache *staging_cache,
+    GstBuffer *buf, const GstVideoInfo *info, const LumaLayout &layout, StoragePlane *out,
+    GError **error)
+{
+  const guint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  const gsize row_bytes = luma_row_bytes (layout, w);
+  GstMemory *mem;
+  gsize offset;
+  gint stride;
+  if (!video_plane_location (buf, info, layout.plane, &mem, &offset, &stride)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "the buffer has no luma plane");
+    return false;
+  }
+  if (gst_is_vulkan_image_memory (mem) || gst_is_vulkan_buffer_memory (mem)) {
+    /* Images hold plain samples: R8, or R16 for 16-bit little-endian. */
+    const guint texel = layout.packing == LUMA_U8 ? 1 : layout.packing == LUMA_U16LE ? 2 : 0;
+    return vk_plane_for_compute (exec, device_cache, buf, mem, offset, stride, row_bytes, h, texel,
+        out, error);
+  }
+  GstVideoFrame frame;
+  if (!gst_video_frame_map (&frame, info, buf, GST_MAP_READ)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "could not map the frame");
+    return false;
+  }
+  HostPlane hp = { (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&frame, layout.plane),
+    (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, layout.plane), row_bytes, h };
+  const bool ok = vk_upload_planes (exec, staging_cache, device_cache, &hp, 1, out, error);
+  gst_video_frame_unmap (&frame);
+  return ok;
+}
+
+} // namespace gpc
