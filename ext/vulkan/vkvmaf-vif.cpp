@@ -22,7 +22,6 @@ class VifExtractor : public VmafExtractor {
   {
     if (results_)
       gst_memory_unref (results_);
-    delete scratch_;
     delete kernel_;
   }
 
@@ -31,8 +30,7 @@ class VifExtractor : public VmafExtractor {
     gain_limit_ = gain_limit;
     kernel_ = VkVifKernel::create (device, error);
     if (kernel_)
-      results_ = vk_storage_alloc (device, kVmafSlots * VkVifKernel::kSlotWords * 4, true, error);
-    scratch_ = new VkBufferCache (device, false);
+      results_ = vk_storage_alloc (device, kVmafSlots * VkVifKernel::kResultWords * 4, true, error);
     return results_ != nullptr;
   }
 
@@ -41,19 +39,11 @@ class VifExtractor : public VmafExtractor {
   {
     if (!work.spatial)
       return true;
-    /* Scratch per frame in flight: the cache hands out one nobody holds. */
-    GstBuffer *scratch = scratch_->acquire (VkVifKernel::scratch_size (pair.width, pair.height),
-        error);
-    if (!scratch)
-      return false;
+    /* the kernel keeps scratch pictures of its own per submission */
     MotionPlane r = { pair.ref.mem, pair.ref.offset, pair.ref.stride };
     MotionPlane d = { pair.dist.mem, pair.dist.offset, pair.dist.stride };
-    const bool ok = kernel_->record (exec, r, d, vk_buffer_memory (scratch),
-        (GstVulkanBufferMemory *) results_, slot, pair.width, pair.height, pair.layout,
-        gain_limit_, error);
-    exec->keep (GST_MINI_OBJECT_CAST (scratch));
-    gst_buffer_unref (scratch);
-    return ok;
+    return kernel_->record (exec, r, d, (GstVulkanBufferMemory *) results_, slot, pair.width,
+        pair.height, pair.layout, gain_limit_, error);
   }
 
   void collect (uint32_t slot, const VmafFrameWork &work, uint64_t *, VmafSpatial *spatial) override
@@ -62,7 +52,7 @@ class VifExtractor : public VmafExtractor {
     if (!work.spatial || !gst_memory_map (results_, &map, GST_MAP_READ))
       return;
     VifAccum accum[kVifScales];
-    VkVifKernel::read_slot ((const uint32_t *) map.data + slot * VkVifKernel::kSlotWords, accum);
+    VkVifKernel::read_accum ((const uint32_t *) map.data + slot * VkVifKernel::kResultWords, accum);
     gst_memory_unmap (results_, &map);
     const VifScores s = vif_scores (accum);
     for (int k = 0; k < kVifScales; k++)
@@ -72,7 +62,6 @@ class VifExtractor : public VmafExtractor {
  private:
   VkVifKernel *kernel_ = nullptr;
   GstMemory *results_ = nullptr;
-  VkBufferCache *scratch_ = nullptr;
   double gain_limit_ = kVifDefaultGainLimit;
 };
 
