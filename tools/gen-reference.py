@@ -8,8 +8,9 @@ With --check nothing is written: the exit status says whether the committed
 pages match (used by the test suite). The pages are written on the oldest
 GStreamer we support (1.22); the check accepts what newer gst-inspect-1.0
 releases print differently for the same code: blank lines between
-properties, an "Element Flags" heading, and raw-video format lists in another
-order with the formats the newer release added.
+properties, an "Element Flags" heading, pointer types in signal signatures
+written "Type * name" instead of "Type* name", and raw-video format lists in
+another order with the formats the newer release added.
 """
 import os
 import re
@@ -32,7 +33,7 @@ def normalised(text):
     for line in text.splitlines():
         if not line.strip() or line.strip() == "Element Flags:":
             continue
-        lines.append(line)
+        lines.append(re.sub(r"(\w) \*", r"\1*", line))
     return lines
 
 
