@@ -57,12 +57,16 @@ ScanParams StreamParams::scan_params () const
 
 size_t StreamParams::frame_bound () const
 {
-  if (max_framesize)
-    return (size_t) max_framesize + 64;
   size_t bs = max_blocksize ? max_blocksize : kMaxBlockSize;
-  size_t ch = channels ? channels : kMaxChannels;
-  size_t b = bps ? bps : 32;
-  return kMaxHeaderBytes + ch * (2 + (bs * (b + 1) + 7) / 8) + 2;
+  /* where the format may change between frames, STREAMINFO's largest frame
+   * and its channels and depth bound only its own part of the stream: a
+   * frame of 24-bit mono after 16-bit stereo can be larger */
+  if (max_framesize && !any_format)
+    return (size_t) max_framesize + 64;
+  size_t ch = channels && !any_format ? channels : kMaxChannels;
+  size_t b = bps && !any_format ? bps : 32;
+  size_t worst = kMaxHeaderBytes + ch * (2 + (bs * (b + 1) + 7) / 8) + 2;
+  return max_framesize ? std::max (worst, (size_t) max_framesize + 64) : worst;
 }
 
 bool FrameLocator::continues (const FrameHeader &prev, const FrameHeader &next) const
