@@ -264,12 +264,9 @@ gst_vk_vmaf_motion_set_info (GpcVkFilter * filter, const GstVideoInfo * info,
     finish_history (self);
   }
   self->layout = layout;
-  /* The kernel reads luma only. Images hold plain samples: R8, or R16 for
-   * 16-bit little-endian. */
+  /* The kernel reads luma only. */
   filter->n_planes = 1;
-  filter->planes[0] = { layout.plane, gpc::luma_row_bytes (layout, GST_VIDEO_INFO_WIDTH (info)),
-    (guint) GST_VIDEO_INFO_HEIGHT (info), layout.packing == gpc::LUMA_U8 ? 1u :
-    layout.packing == gpc::LUMA_U16LE ? 2u : 0u };
+  filter->planes[0] = gpc::luma_plane_spec (layout, info);
 
   return self->res->open_log (GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
 }

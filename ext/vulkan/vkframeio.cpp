@@ -91,6 +91,13 @@ void VkOutputCache::trim ()
   all_.clear ();
 }
 
+PlaneSpec luma_plane_spec (const LumaLayout &layout, const GstVideoInfo *info)
+{
+  return { layout.plane, luma_row_bytes (layout, GST_VIDEO_INFO_WIDTH (info)),
+    (guint) GST_VIDEO_INFO_HEIGHT (info),
+    layout.packing == LUMA_U8 ? 1u : layout.packing == LUMA_U16LE ? 2u : 0u };
+}
+
 guint plane_specs_of (const GstVideoInfo *info, PlaneSpec specs[GST_VIDEO_MAX_PLANES])
 {
   const guint n = GST_VIDEO_INFO_N_PLANES (info);

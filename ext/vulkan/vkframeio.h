@@ -17,6 +17,7 @@
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkplane.h"
+#include "vmaf-motion-layout.h"
 
 namespace gpc {
 
@@ -65,6 +66,10 @@ struct PlaneSpec {
 /* Every plane of `info` as its components lay it out (texel: the pixel
  * stride of the plane's first component). */
 guint plane_specs_of (const GstVideoInfo *info, PlaneSpec specs[GST_VIDEO_MAX_PLANES]);
+
+/* The luma plane the VMAF kernels read, as `layout` places it in `info`.
+ * Images hold plain samples: R8, or R16 for 16-bit little-endian. */
+PlaneSpec luma_plane_spec (const LumaLayout &layout, const GstVideoInfo *info);
 
 class VkFrameIO {
  public:

@@ -37,8 +37,7 @@ VmafEngine::start (GstVulkanQueue *queue, VmafScorer *scorer, GError **error)
       return false;
     extractors_.push_back (std::move (e));
   }
-  device_cache_.reset (new VkBufferCache (device, false));
-  staging_cache_.reset (new VkBufferCache (device, true));
+  io_.reset (new VkFrameIO (device));
   submitted_ = frames_ = 0;
   return true;
 }
@@ -55,8 +54,7 @@ VmafEngine::stop (guint64 timeout_ns)
     ok = exec_->wait_idle (timeout_ns);
   /* Extractors first: their result memories and history hold GPU buffers. */
   extractors_.clear ();
-  device_cache_.reset ();
-  staging_cache_.reset ();
+  io_.reset ();
   delete exec_;
   exec_ = nullptr;
   return ok;
@@ -74,8 +72,7 @@ VmafEngine::configure (const GstVideoInfo *ref, const GstVideoInfo *dist, const 
     /* The caller completed every pending frame: start a new history. */
     std::vector<VmafScored> none;
     finish (none);
-    device_cache_->trim ();
-    staging_cache_->trim ();
+    io_->trim ();
   }
 }
 
@@ -100,10 +97,10 @@ VmafEngine::submit (GstBuffer *ref, GstBuffer *dist, const VmafFrameTime &time, 
   exec_->collect ();
   if (!exec_->begin (error))
     return false;
-  bool ok = vmaf_import_luma (exec_, device_cache_.get (), staging_cache_.get (), ref, &ref_info_,
-      layout_, &pair.ref, error)
-      && vmaf_import_luma (exec_, device_cache_.get (), staging_cache_.get (), dist, &dist_info_,
-          layout_, &pair.dist, error);
+  const PlaneSpec ref_spec = luma_plane_spec (layout_, &ref_info_);
+  const PlaneSpec dist_spec = luma_plane_spec (layout_, &dist_info_);
+  bool ok = io_->import (exec_, ref, &ref_info_, &ref_spec, 1, &pair.ref, error)
+      && io_->import (exec_, dist, &dist_info_, &dist_spec, 1, &pair.dist, error);
   for (size_t i = 0; ok && i < extractors_.size (); i++)
     ok = extractors_[i]->record (exec_, pair, work, slot, error);
   /* A failed recording is submitted empty-handed, so that what it kept is

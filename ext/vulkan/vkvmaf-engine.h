@@ -15,6 +15,7 @@
 #include "compute/gpcvk.h"
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkexec.h"
+#include "vkframeio.h"
 #include "vkvmaf-extractor.h"
 #include "vmaf-scorer.h"
 
@@ -73,7 +74,7 @@ class VmafEngine {
 
   VmafScorer *scorer_ = nullptr;
   VkExec *exec_ = nullptr;
-  std::unique_ptr<VkBufferCache> device_cache_, staging_cache_;
+  std::unique_ptr<VkFrameIO> io_; /* the luma planes the kernels read */
   std::vector<std::unique_ptr<VmafExtractor>> extractors_;
   GstVideoInfo ref_info_, dist_info_;
   LumaLayout layout_ = {};

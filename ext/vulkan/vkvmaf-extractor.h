@@ -59,10 +59,4 @@ std::unique_ptr<VmafExtractor> vmaf_vif_extractor (GstVulkanDevice *device, doub
 std::unique_ptr<VmafExtractor> vmaf_adm_extractor (GstVulkanDevice *device, double gain_limit,
     GError **error);
 
-/* Records what makes the luma plane of `buf` (laid out as `info`) readable
- * by the kernels: bound in place, copied on the GPU, or uploaded. */
-bool vmaf_import_luma (VkExec *exec, VkBufferCache *device_cache, VkBufferCache *staging_cache,
-    GstBuffer *buf, const GstVideoInfo *info, const LumaLayout &layout, StoragePlane *out,
-    GError **error);
-
 } // namespace gpc

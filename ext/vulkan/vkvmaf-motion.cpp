@@ -91,36 +91,4 @@ vmaf_motion_extractor (GstVulkanDevice *device, GError **error)
   return m;
 }
 
-bool
-vmaf_import_luma (VkExec *exec, VkBufferCache *device_cache, VkBufferCache *staging_cache,
-    GstBuffer *buf, const GstVideoInfo *info, const LumaLayout &layout, StoragePlane *out,
-    GError **error)
-{
-  const guint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
-  const gsize row_bytes = luma_row_bytes (layout, w);
-  GstMemory *mem;
-  gsize offset;
-  gint stride;
-  if (!video_plane_location (buf, info, layout.plane, &mem, &offset, &stride)) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "the buffer has no luma plane");
-    return false;
-  }
-  if (gst_is_vulkan_image_memory (mem) || gst_is_vulkan_buffer_memory (mem)) {
-    /* Images hold plain samples: R8, or R16 for 16-bit little-endian. */
-    const guint texel = layout.packing == LUMA_U8 ? 1 : layout.packing == LUMA_U16LE ? 2 : 0;
-    return vk_plane_for_compute (exec, device_cache, buf, mem, offset, stride, row_bytes, h, texel,
-        out, error);
-  }
-  GstVideoFrame frame;
-  if (!gst_video_frame_map (&frame, info, buf, GST_MAP_READ)) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, "could not map the frame");
-    return false;
-  }
-  HostPlane hp = { (const uint8_t *) GST_VIDEO_FRAME_PLANE_DATA (&frame, layout.plane),
-    (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, layout.plane), row_bytes, h };
-  const bool ok = vk_upload_planes (exec, staging_cache, device_cache, &hp, 1, out, error);
-  gst_video_frame_unmap (&frame);
-  return ok;
-}
-
 } // namespace gpc
