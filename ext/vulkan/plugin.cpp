@@ -13,9 +13,7 @@
 #include "gstvkproresdec.h"
 #include "gstvkrgbaconvert.h"
 #include "gstvkvvcalf.h"
-#ifdef GPC_HAVE_VKVMAF
 #include "gstvkvmaf.h"
-#endif
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -25,9 +23,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (vkvvcalf, plugin);
   ret |= GST_ELEMENT_REGISTER (vkproresdec, plugin);
   ret |= GST_ELEMENT_REGISTER (vkrgbaconvert, plugin);
-#ifdef GPC_HAVE_VKVMAF
   ret |= GST_ELEMENT_REGISTER (vkvmaf, plugin);
-#endif
   return ret;
 }
 
