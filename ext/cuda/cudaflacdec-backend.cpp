@@ -159,9 +159,11 @@ void adopt_cuda_when_ready (GstCudaFlacDec *self)
    * round trip to the GPU */
   if (st->live)
     return;
-  if (state == DecState::kCudaDeferred)
-    maybe_start_cuda (self);
-  if (state == DecState::kCudaIdle || state == DecState::kCudaStarting || state == DecState::kCudaDeferred)
+  if (state == DecState::kCudaDeferred) {
+    maybe_start_cuda (self); /* if started, its thread is then under way */
+    return;
+  }
+  if (state != DecState::kCudaReady && state != DecState::kCudaFailed)
     return;
   join_cuda_init (st);
   st->cuda_state = DecState::kCudaIdle;
