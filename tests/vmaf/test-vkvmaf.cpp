@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 
 #include "gpc-test.h"
+#include "gpc-hammer.h"
 #include "gpc-vk-test.h"
 #include "vmaf-clips.h"
 
@@ -444,6 +445,16 @@ GST_START_TEST (start_failures)
 }
 GST_END_TEST;
 
+/* Queries, flushing seeks, pauses and READY cycles from the application
+ * thread while both inputs stream (tests/common/gpc-hammer.h). */
+GST_START_TEST (concurrent_use)
+{
+  gpc_test_hammer ("videotestsrc ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! "
+      "tee name=t ! queue ! vkvmaf name=m ! fakesink t. ! queue ! m.dist_sink", 48);
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -455,5 +466,6 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (pairs_by_running_time),
         GPC_CHECK_TEST (mismatched_inputs_error),
         GPC_CHECK_TEST (results_files),
-        GPC_CHECK_TEST (start_failures) }, 900);
+        GPC_CHECK_TEST (start_failures),
+        GPC_CHECK_TEST (concurrent_use) }, 900);
 }
