@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old alf alf-variants alf-focus prores-batch soak prores prores-sweep flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
+# Steps: motion motion-old alf alf-variants alf-focus prores-batch soak prores prores-sweep prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
@@ -65,6 +65,23 @@ for s in "$@"; do
     prores) step prores 300 $b/benchmarks/prores/bench-vkproresdec --frames 2000 \
         --paths fused,split "${clips[@]}"
       tail -n 16 "$out/prores.txt" ;;
+    prores-pipeline) # file-to-sink, 1,000-frame clips (PIPELINE_FRAMES) made here from the 1080p frames
+      # carried in .devkit/clips (make-clips.sh .devkit/clips 2 "hq_1080p 4444_1080p"); FFMPEG_VULKAN:
+      # the path of a carried FFmpeg >= 8.1 build with the Vulkan ProRes hwaccel, if any;
+      # PIPELINE_BENCH_ARGS: more pipeline-bench.sh options (--runs, --vk-props...).
+      pl=/tmp/prores-pipeline
+      mkdir -p "$pl"
+      step prores-longclips 60 bash -c 'for c in "hq_2160p hq_1080p 3840x2160" "hq_1080p hq_1080p 1920x1080" \
+          "4444_2160p 4444_1080p 3840x2160" "4444_1080p 4444_1080p 1920x1080"; do
+        read -r name src size <<< "$c"
+        "$0" --seed 1 --size "$size" "$3/$src.mov" "$1/$name.mov" "$2" || exit 1
+      done' $b/benchmarks/prores/prores-longclip "$pl" "${PIPELINE_FRAMES:-1000}" "$kit/clips"
+      cat "$out/prores-longclips.txt"
+      PIPELINE_BENCH_TIMEOUT=60 step prores-pipeline 230 bash benchmarks/prores/pipeline-bench.sh --runs 3 \
+        ${FFMPEG_VULKAN:+--ffmpeg-vulkan "$FFMPEG_VULKAN"} ${PIPELINE_BENCH_ARGS:-} \
+        "$pl/hq_2160p.mov" "$pl/hq_1080p.mov" "$pl/4444_2160p.mov" "$pl/4444_1080p.mov"
+      cat "$out/prores-pipeline.txt"
+      rm -rf "$pl" ;;
     prores-sweep)
       for v in 32 64 128; do for i in 64 128 256; do
         step prores-split-$v-$i 120 $b/benchmarks/prores/bench-vkproresdec --frames 300 \
