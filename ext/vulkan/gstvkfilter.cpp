@@ -6,6 +6,7 @@
 #endif
 
 #include "gstvkfilter.h"
+#include "fieldprops.h"
 
 #include <utility>
 
@@ -481,6 +482,7 @@ gpc_vk_filter_finalize (GObject * object)
   delete self->state;
   delete self->host;
   gpc_vk_context_clear (&self->vk);
+  gpc_field_props_free (object);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 

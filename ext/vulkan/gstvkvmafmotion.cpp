@@ -32,6 +32,7 @@
 
 #include <string>
 
+#include "fieldprops.h"
 #include "gstvkfilter.h"
 #include "gstvmafmotionmeta.h"
 #include "vkmotionkernel.h"
@@ -307,110 +308,10 @@ gst_vk_vmaf_motion_close (GpcVkFilter * filter)
 /* ---------------------------------------------------------- GObject */
 
 static void
-gst_vk_vmaf_motion_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_FORCE_ZERO:
-      self->opts.force_zero = g_value_get_boolean (value);
-      break;
-    case PROP_BLEND_FACTOR:
-      self->opts.blend_factor = g_value_get_double (value);
-      break;
-    case PROP_BLEND_OFFSET:
-      self->opts.blend_offset = g_value_get_double (value);
-      break;
-    case PROP_FPS_WEIGHT:
-      self->opts.fps_weight = g_value_get_double (value);
-      break;
-    case PROP_MAX_VAL:
-      self->opts.max_val = g_value_get_double (value);
-      break;
-    case PROP_FIVE_FRAME_WINDOW:
-      self->opts.five_frame_window = g_value_get_boolean (value);
-      break;
-    case PROP_MOVING_AVERAGE:
-      self->opts.moving_average = g_value_get_boolean (value);
-      break;
-    case PROP_RESULTS_LOCATION:
-      g_free (self->results_location);
-      self->results_location = g_value_dup_string (value);
-      break;
-    case PROP_RESULTS_FORMAT:
-      self->results_format = (ResultsFormat) g_value_get_enum (value);
-      break;
-    case PROP_POST_MESSAGES:
-      g_atomic_int_set (&self->post_messages, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_vk_vmaf_motion_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_FORCE_ZERO:
-      g_value_set_boolean (value, self->opts.force_zero);
-      break;
-    case PROP_BLEND_FACTOR:
-      g_value_set_double (value, self->opts.blend_factor);
-      break;
-    case PROP_BLEND_OFFSET:
-      g_value_set_double (value, self->opts.blend_offset);
-      break;
-    case PROP_FPS_WEIGHT:
-      g_value_set_double (value, self->opts.fps_weight);
-      break;
-    case PROP_MAX_VAL:
-      g_value_set_double (value, self->opts.max_val);
-      break;
-    case PROP_FIVE_FRAME_WINDOW:
-      g_value_set_boolean (value, self->opts.five_frame_window);
-      break;
-    case PROP_MOVING_AVERAGE:
-      g_value_set_boolean (value, self->opts.moving_average);
-      break;
-    case PROP_RESULTS_LOCATION:
-      g_value_set_string (value, self->results_location);
-      break;
-    case PROP_RESULTS_FORMAT:
-      g_value_set_enum (value, self->results_format);
-      break;
-    case PROP_POST_MESSAGES:
-      g_value_set_boolean (value, g_atomic_int_get (&self->post_messages));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_vk_vmaf_motion_finalize (GObject * object)
-{
-  GstVkVmafMotion *self = GST_VK_VMAF_MOTION (object);
-  g_free (self->results_location);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static void
 gst_vk_vmaf_motion_init (GstVkVmafMotion * self)
 {
   new (&self->opts) gpc::MotionOptions ();
-  self->results_format = RESULTS_FORMAT_XML;
-  self->post_messages = TRUE;
+  gpc_field_props_reset (G_OBJECT (self));
   new (&self->history[0]) gpc::StoragePlane ();
   new (&self->history[1]) gpc::StoragePlane ();
   /* Frames pass through; a gap would change the scores, so none is
@@ -432,48 +333,45 @@ gst_vk_vmaf_motion_class_init (GstVkVmafMotionClass * klass)
   GST_DEBUG_CATEGORY_INIT (gst_vk_vmaf_motion_debug, "vkvmafmotion", 0,
       "VMAF integer motion on Vulkan");
 
-  gobject_class->set_property = gst_vk_vmaf_motion_set_property;
-  gobject_class->get_property = gst_vk_vmaf_motion_get_property;
-  gobject_class->finalize = gst_vk_vmaf_motion_finalize;
-
-  g_object_class_install_property (gobject_class, PROP_FORCE_ZERO,
+  GPC_FIELD_PROP (gobject_class, PROP_FORCE_ZERO, GstVkVmafMotion, opts.force_zero,
       g_param_spec_boolean ("force-zero", "Force zero",
           "Force every motion score to zero (libvmaf motion_force_zero)",
           FALSE, rw));
-  g_object_class_install_property (gobject_class, PROP_BLEND_FACTOR,
+  GPC_FIELD_PROP (gobject_class, PROP_BLEND_FACTOR, GstVkVmafMotion, opts.blend_factor,
       g_param_spec_double ("blend-factor", "Blend factor",
           "Blend motion3 with its value capped at blend-offset "
           "(libvmaf motion_blend_factor)", 0.0, 1.0, 1.0, rw));
-  g_object_class_install_property (gobject_class, PROP_BLEND_OFFSET,
+  GPC_FIELD_PROP (gobject_class, PROP_BLEND_OFFSET, GstVkVmafMotion, opts.blend_offset,
       g_param_spec_double ("blend-offset", "Blend offset",
           "Cap used by the motion3 blend (libvmaf motion_blend_offset)",
           0.0, 1000.0, 40.0, rw));
-  g_object_class_install_property (gobject_class, PROP_FPS_WEIGHT,
+  GPC_FIELD_PROP (gobject_class, PROP_FPS_WEIGHT, GstVkVmafMotion, opts.fps_weight,
       g_param_spec_double ("fps-weight", "FPS weight",
           "Multiplicative frame-rate correction of every score "
           "(libvmaf motion_fps_weight)", 0.0, 5.0, 1.0, rw));
-  g_object_class_install_property (gobject_class, PROP_MAX_VAL,
+  GPC_FIELD_PROP (gobject_class, PROP_MAX_VAL, GstVkVmafMotion, opts.max_val,
       g_param_spec_double ("max-val", "Maximum value",
           "Scores above this value are clipped to it (libvmaf motion_max_val)",
           0.0, 10000.0, 10000.0, rw));
-  g_object_class_install_property (gobject_class, PROP_FIVE_FRAME_WINDOW,
+  GPC_FIELD_PROP (gobject_class, PROP_FIVE_FRAME_WINDOW, GstVkVmafMotion,
+      opts.five_frame_window,
       g_param_spec_boolean ("five-frame-window", "Five-frame window",
           "Compare each frame with the one two frames before, and take "
           "motion2 over frames i-1 and i+1 (libvmaf motion_five_frame_window)",
           FALSE, rw));
-  g_object_class_install_property (gobject_class, PROP_MOVING_AVERAGE,
+  GPC_FIELD_PROP (gobject_class, PROP_MOVING_AVERAGE, GstVkVmafMotion, opts.moving_average,
       g_param_spec_boolean ("moving-average", "Moving average",
           "motion3 is the mean of this and the previous frame's blended "
           "score (libvmaf motion_moving_average)", FALSE, rw));
-  g_object_class_install_property (gobject_class, PROP_RESULTS_LOCATION,
+  GPC_FIELD_PROP (gobject_class, PROP_RESULTS_LOCATION, GstVkVmafMotion, results_location,
       g_param_spec_string ("results-location", "Results location",
           "File to write every frame's scores and the pooled metrics to, "
           "laid out like libvmaf's logs (NULL: no file)", NULL, rw));
-  g_object_class_install_property (gobject_class, PROP_RESULTS_FORMAT,
+  GPC_FIELD_PROP (gobject_class, PROP_RESULTS_FORMAT, GstVkVmafMotion, results_format,
       g_param_spec_enum ("results-format", "Results format",
           "Layout of the results file", GST_TYPE_VK_VMAF_MOTION_RESULTS_FORMAT,
           RESULTS_FORMAT_XML, rw));
-  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+  GPC_FIELD_PROP (gobject_class, PROP_POST_MESSAGES, GstVkVmafMotion, post_messages,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post per-frame element messages on the bus", TRUE,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |

@@ -56,6 +56,7 @@
 
 #include "compute/gpcvkcopy.h"
 #include "gstvkfilter.h"
+#include "fieldprops.h"
 #include "gstvvcalfmeta.h"
 #include "vkalfkernel.h"
 #include "vkalfparams.h"
@@ -347,103 +348,9 @@ gst_vk_vvc_alf_close (GpcVkFilter * filter)
 /* ---------------------------------------------------------- GObject */
 
 static void
-gst_vk_vvc_alf_set_property (GObject * object, guint prop_id, const GValue * value,
-    GParamSpec * pspec)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_PARAMS_SOURCE:
-      self->params_source = (GpcAlfParamsSource) g_value_get_enum (value);
-      break;
-    case PROP_PARAMS_LOCATION:
-      g_free (self->params_location);
-      self->params_location = g_value_dup_string (value);
-      break;
-    case PROP_PARAMS_FIRST_INDEX:
-      self->params_first_index = g_value_get_uint (value);
-      break;
-    case PROP_CTB_SIZE:
-      self->ctb_size = g_value_get_uint (value);
-      break;
-    case PROP_FIXED_FILTER_SET:
-      self->fixed_filter_set = g_value_get_int (value);
-      break;
-    case PROP_LUMA:
-    case PROP_CB:
-    case PROP_CR:
-    case PROP_CC_CB:
-    case PROP_CC_CR:
-      self->enable[prop_id - PROP_LUMA] = g_value_get_boolean (value);
-      break;
-    case PROP_GRAY16_DEPTH:
-      self->gray16_depth = g_value_get_uint (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_vk_vvc_alf_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_PARAMS_SOURCE:
-      g_value_set_enum (value, self->params_source);
-      break;
-    case PROP_PARAMS_LOCATION:
-      g_value_set_string (value, self->params_location);
-      break;
-    case PROP_PARAMS_FIRST_INDEX:
-      g_value_set_uint (value, self->params_first_index);
-      break;
-    case PROP_CTB_SIZE:
-      g_value_set_uint (value, self->ctb_size);
-      break;
-    case PROP_FIXED_FILTER_SET:
-      g_value_set_int (value, self->fixed_filter_set);
-      break;
-    case PROP_LUMA:
-    case PROP_CB:
-    case PROP_CR:
-    case PROP_CC_CB:
-    case PROP_CC_CR:
-      g_value_set_boolean (value, self->enable[prop_id - PROP_LUMA]);
-      break;
-    case PROP_GRAY16_DEPTH:
-      g_value_set_uint (value, self->gray16_depth);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_vk_vvc_alf_finalize (GObject * object)
-{
-  GstVkVvcAlf *self = GST_VK_VVC_ALF (object);
-  g_free (self->params_location);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static void
 gst_vk_vvc_alf_init (GstVkVvcAlf * self)
 {
-  self->params_source = GPC_ALF_PARAMS_AUTO;
-  self->ctb_size = 128;
-  self->gray16_depth = 10;
-  self->fixed_filter_set = 0;
-  for (gboolean & e : self->enable)
-    e = TRUE;
+  gpc_field_props_reset (G_OBJECT (self));
 }
 
 static void
@@ -458,29 +365,26 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
   GST_DEBUG_CATEGORY_INIT (gst_vk_vvc_alf_debug, "vkvvcalf", 0,
       "VVC adaptive loop filter on Vulkan");
 
-  gobject_class->set_property = gst_vk_vvc_alf_set_property;
-  gobject_class->get_property = gst_vk_vvc_alf_get_property;
-  gobject_class->finalize = gst_vk_vvc_alf_finalize;
-
-  g_object_class_install_property (gobject_class, PROP_PARAMS_SOURCE,
+  GPC_FIELD_PROP (gobject_class, PROP_PARAMS_SOURCE, GstVkVvcAlf, params_source,
       g_param_spec_enum ("params-source", "Parameters source",
           "Where each picture's ALF parameters come from",
           GPC_TYPE_ALF_PARAMS_SOURCE, GPC_ALF_PARAMS_AUTO, rw));
-  g_object_class_install_property (gobject_class, PROP_PARAMS_LOCATION,
+  GPC_FIELD_PROP (gobject_class, PROP_PARAMS_LOCATION, GstVkVvcAlf, params_location,
       g_param_spec_string ("params-location", "Parameters location",
           "vvc-alf-params JSON file used for every picture, or a printf-style "
           "pattern with one integer conversion (e.g. params-%05d.json) expanded "
           "with the picture index (pictures since start + params-first-index)",
           NULL, rw));
-  g_object_class_install_property (gobject_class, PROP_PARAMS_FIRST_INDEX,
+  GPC_FIELD_PROP (gobject_class, PROP_PARAMS_FIRST_INDEX, GstVkVvcAlf,
+      params_first_index,
       g_param_spec_uint ("params-first-index", "Parameters first index",
           "Index the params-location pattern gets for the first picture",
           0, G_MAXINT, 0, rw));
-  g_object_class_install_property (gobject_class, PROP_CTB_SIZE,
+  GPC_FIELD_PROP (gobject_class, PROP_CTB_SIZE, GstVkVvcAlf, ctb_size,
       g_param_spec_uint ("ctb-size", "CTB size",
           "Synthetic parameters: CTB size in luma samples (32, 64 or 128)",
           32, 128, 128, rw));
-  g_object_class_install_property (gobject_class, PROP_FIXED_FILTER_SET,
+  GPC_FIELD_PROP (gobject_class, PROP_FIXED_FILTER_SET, GstVkVvcAlf, fixed_filter_set,
       g_param_spec_int ("fixed-filter-set", "Fixed filter set",
           "Synthetic parameters: the fixed luma filter set every CTB uses "
           "(-1: luma ALF off)", -1, 15, 0, rw));
@@ -492,9 +396,10 @@ gst_vk_vvc_alf_class_init (GstVkVvcAlfClass * klass)
     "Synthetic parameters: CC-ALF on Cr in every CTB",
   };
   for (int k = 0; k < 5; k++)
-    g_object_class_install_property (gobject_class, PROP_LUMA + k,
-        g_param_spec_boolean (enable_names[k], enable_names[k], blurbs[k], TRUE, rw));
-  g_object_class_install_property (gobject_class, PROP_GRAY16_DEPTH,
+    gpc_field_prop_install (gobject_class, PROP_LUMA + k,
+        g_param_spec_boolean (enable_names[k], enable_names[k], blurbs[k], TRUE, rw),
+        offsetof (GstVkVvcAlf, enable) + k * sizeof (gboolean), sizeof (gboolean));
+  GPC_FIELD_PROP (gobject_class, PROP_GRAY16_DEPTH, GstVkVvcAlf, gray16_depth,
       g_param_spec_uint ("gray16-depth", "GRAY16_LE bit depth",
           "Synthetic parameters: the bit depth of GRAY16_LE pictures (4:0:0 in "
           "16-bit words; parameters from metas and files give their own)", 9, 12, 10, rw));
