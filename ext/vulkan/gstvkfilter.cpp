@@ -513,6 +513,19 @@ gpc_vk_filter_constructed (GObject * object)
   G_OBJECT_CLASS (parent_class)->constructed (object);
 }
 
+void
+gpc_vk_filter_class_add_pad_templates (GpcVkFilterClass * klass, GstCaps * sink, GstCaps * src)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
+  gst_caps_unref (sink);
+  if (src != sink)
+    gst_caps_unref (src);
+}
+
 static void
 gpc_vk_filter_class_init (GpcVkFilterClass * klass)
 {

@@ -116,6 +116,12 @@ struct _GpcVkFilterClass {
 GType gpc_vk_filter_get_type (void);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GpcVkFilter, gst_object_unref)
 
+/* class_init: the "sink" and "src" pad templates, with these caps. Takes
+ * the caller's reference to each (one reference where both are the same
+ * caps). */
+void gpc_vk_filter_class_add_pad_templates (GpcVkFilterClass *klass, GstCaps *sink,
+    GstCaps *src);
+
 /* record(), system-memory output: a host-visible buffer that the recorded
  * work writes the picture into, laid out as self->out_info; once done the
  * base pushes it as it is (no copy) where downstream offered no pool, else

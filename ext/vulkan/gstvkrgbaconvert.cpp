@@ -221,12 +221,7 @@ gst_vk_rgba_convert_class_init (GstVkRgbaConvertClass * klass)
   GstCaps *src = gst_caps_from_string (
       "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "), format = (string) { RGBA, BGRA }"
       SIZE_CAPS "; video/x-raw, format = (string) { RGBA, BGRA }" SIZE_CAPS);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
-  gst_caps_unref (sink);
-  gst_caps_unref (src);
+  gpc_vk_filter_class_add_pad_templates (filter_class, sink, src);
 
   gst_element_class_set_static_metadata (element_class,
       "Vulkan Y'CbCr to RGBA converter", "Filter/Converter/Video/Hardware",

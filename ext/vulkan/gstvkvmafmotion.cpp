@@ -378,11 +378,7 @@ gst_vk_vmaf_motion_class_init (GstVkVmafMotionClass * klass)
               GST_PARAM_MUTABLE_PLAYING)));
 
   GstCaps *caps = build_template_caps ();
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
+  gpc_vk_filter_class_add_pad_templates (filter_class, caps, caps);
 
   gst_element_class_set_static_metadata (element_class,
       "Vulkan VMAF motion", "Filter/Analyzer/Video/Hardware",
