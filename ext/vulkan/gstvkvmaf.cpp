@@ -40,6 +40,7 @@
 
 #include "compute/gpcvkcontext.h"
 #include "vkfilter.h"
+#include "vkframeio.h"
 #include "vkvmaf-engine.h"
 #include "vkvmaf-settings.h"
 #include "vmaf-adm-ref.h"
@@ -79,26 +80,6 @@ struct _GstVkVmaf
 #define gst_vk_vmaf_parent_class parent_class
 G_DEFINE_TYPE (GstVkVmaf, gst_vk_vmaf, GST_TYPE_AGGREGATOR);
 GST_ELEMENT_REGISTER_DEFINE (vkvmaf, "vkvmaf", GST_RANK_NONE, GST_TYPE_VK_VMAF);
-
-static GstCaps *
-build_template_caps (void)
-{
-  std::string all, eight;
-  for (const std::string & f : gpc::luma_supported_formats ()) {
-    gpc::LumaLayout l;
-    gpc::luma_layout_for_format (gst_video_format_from_string (f.c_str ()), &l);
-    all += (all.empty ()? "" : ", ") + f;
-    /* GStreamer 1.22's Vulkan images know 8-bit formats only. */
-    if (l.packing == gpc::LUMA_U8)
-      eight += (eight.empty ()? "" : ", ") + f;
-  }
-  const std::string tail = " }, width = (int) [ 1, 65536 ], height = (int) [ 1, 65536 ], "
-      "framerate = (fraction) [ 0, max ]";
-  const std::string s = "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "), format = { "
-      + all + tail + "; video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "), format = { "
-      + eight + tail + "; video/x-raw, format = { " + all + tail;
-  return gst_caps_from_string (s.c_str ());
-}
 
 /* ------------------------------------------------------------- results */
 
@@ -590,7 +571,8 @@ gst_vk_vmaf_class_init (GstVkVmafClass * klass)
   gpc_vk_context_install_properties (gobject_class, PROP_DEVICE_INDEX);
   gpc::vmaf_settings_install (gobject_class, PROP_FIRST_SETTING);
 
-  GstCaps *caps = build_template_caps ();
+  GstCaps *caps = gpc::luma_template_caps ("width = (int) [ 1, 65536 ], "
+      "height = (int) [ 1, 65536 ]");
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new_with_gtype ("ref_sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps,
           GST_TYPE_AGGREGATOR_PAD));

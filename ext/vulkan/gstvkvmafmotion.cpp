@@ -30,8 +30,6 @@
 
 #include "gstvkvmafmotion.h"
 
-#include <string>
-
 #include "fieldprops.h"
 #include "gstvkfilter.h"
 #include "gstvmafmotionmeta.h"
@@ -114,30 +112,6 @@ struct _GstVkVmafMotion
 G_DEFINE_TYPE (GstVkVmafMotion, gst_vk_vmaf_motion, GPC_TYPE_VK_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (vkvmafmotion, "vkvmafmotion", GST_RANK_NONE,
     GST_TYPE_VK_VMAF_MOTION);
-
-static GstCaps *
-build_template_caps (void)
-{
-  std::string list;
-  std::string list8;
-  for (const std::string & f : gpc::luma_supported_formats ()) {
-    gpc::LumaLayout l;
-    gpc::luma_layout_for_format (gst_video_format_from_string (f.c_str ()), &l);
-    list += (list.empty ()? "" : ", ") + f;
-    /* GStreamer 1.22's Vulkan image format table knows 8-bit formats only. */
-    if (l.packing == gpc::LUMA_U8)
-      list8 += (list8.empty ()? "" : ", ") + f;
-  }
-  const char *tail = ", width = (int) [ 3, 65536 ], height = (int) [ 3, 65535 ], "
-      "framerate = (fraction) [ 0, max ]";
-  std::string s =
-      "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER "), format = (string) { "
-      + list + " }" + tail + "; "
-      "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "), format = (string) { "
-      + list8 + " }" + tail + "; "
-      "video/x-raw, format = (string) { " + list + " }" + tail;
-  return gst_caps_from_string (s.c_str ());
-}
 
 /* Ends the current motion history: every frame's motion2/motion3 is final. */
 static void
@@ -377,7 +351,8 @@ gst_vk_vmaf_motion_class_init (GstVkVmafMotionClass * klass)
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
 
-  GstCaps *caps = build_template_caps ();
+  GstCaps *caps = gpc::luma_template_caps ("width = (int) [ 3, 65536 ], "
+      "height = (int) [ 3, 65535 ]");
   gpc_vk_filter_class_add_pad_templates (filter_class, caps, caps);
 
   gst_element_class_set_static_metadata (element_class,

@@ -3,6 +3,8 @@
  */
 #include "vkframeio.h"
 
+#include <string>
+
 #include "compute/gpcvkcompat.h"
 #include "vkfilter.h"
 
@@ -96,6 +98,26 @@ PlaneSpec luma_plane_spec (const LumaLayout &layout, const GstVideoInfo *info)
   return { layout.plane, luma_row_bytes (layout, GST_VIDEO_INFO_WIDTH (info)),
     (guint) GST_VIDEO_INFO_HEIGHT (info),
     layout.packing == LUMA_U8 ? 1u : layout.packing == LUMA_U16LE ? 2u : 0u };
+}
+
+GstCaps *luma_template_caps (const char *size_fields)
+{
+  std::string all, eight;
+  for (const std::string &f : luma_supported_formats ()) {
+    LumaLayout l;
+    luma_layout_for_format (gst_video_format_from_string (f.c_str ()), &l);
+    all += (all.empty () ? "" : ", ") + f;
+    /* GStreamer 1.22's Vulkan image format table knows 8-bit formats only. */
+    if (l.packing == LUMA_U8)
+      eight += (eight.empty () ? "" : ", ") + f;
+  }
+  const std::string tail = std::string (" }, ") + size_fields
+      + ", framerate = (fraction) [ 0, max ]";
+  const std::string s = "video/x-raw(" GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER
+      "), format = (string) { " + all + tail + "; video/x-raw("
+      GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE "), format = (string) { " + eight + tail
+      + "; video/x-raw, format = (string) { " + all + tail;
+  return gst_caps_from_string (s.c_str ());
 }
 
 guint plane_specs_of (const GstVideoInfo *info, PlaneSpec specs[GST_VIDEO_MAX_PLANES])

@@ -71,6 +71,11 @@ guint plane_specs_of (const GstVideoInfo *info, PlaneSpec specs[GST_VIDEO_MAX_PL
  * Images hold plain samples: R8, or R16 for 16-bit little-endian. */
 PlaneSpec luma_plane_spec (const LumaLayout &layout, const GstVideoInfo *info);
 
+/* Pad template caps of an element that reads the luma of every format the
+ * VMAF kernels take: Vulkan buffers, Vulkan images (8-bit formats) and
+ * system memory, with `size_fields` ("width = ..., height = ..."). */
+GstCaps *luma_template_caps (const char *size_fields);
+
 class VkFrameIO {
  public:
   explicit VkFrameIO (GstVulkanDevice *device);
