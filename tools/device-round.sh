@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old alf alf-variants alf-focus prores-batch soak prores prores-sweep prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
+# Steps: motion motion-old alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
@@ -47,6 +47,8 @@ for s in "$@"; do
       done ;;
     alf) step alf 180 $b/benchmarks/vvcalf/bench-vvcalf
       tail -n 8 "$out/alf.txt" ;;
+    rgbaconvert) step rgbaconvert 240 $b/benchmarks/rgbaconvert/bench-rgbaconvert
+      tail -n 14 "$out/rgbaconvert.txt" ;;
     alf-variants) step alf-variants 300 $b/benchmarks/vvcalf/bench-vvcalf --variants all \
         --sizes 1080,2160 --frames 200
       grep -v '^$' "$out/alf-variants.txt" | tail -n 30 ;;
