@@ -135,18 +135,29 @@ static void maybe_start_cuda (GstCudaFlacDec *self)
       "GPU bound %.2f s: %s", st->decoded, cpu_s, c.cpu_left_s, c.gpu_bound_s,
       c.start ? "starting CUDA" : "staying on the CPU");
   if (c.start) {
+    /* from here on, batches and chunks grow to the GPU's sizes */
+    resize_for (self, true);
     if (st->unframed)
       publish_cuda_sizes (self);
     start_cuda_thread (self, st);
     return;
   }
-  st->cuda_state = DecState::kCudaIdle;
-  if (st->auto_batch_frames)
-    st->batch_frames = AUTO_BATCH_FRAMES_CPU;
-  if (st->auto_chunk_size) {
-    st->chunk_size = AUTO_CHUNK_SIZE_CPU;
-    st->auto_cuda_chunks = false;
-  }
+  st->cuda_state = DecState::kCudaIdle; /* and the sizes stay the CPU's */
+}
+
+/* The batch and chunk sizes of the properties, or the auto sizes for the
+ * backend that decodes (gpu: CUDA, or CUDA once it is started). */
+void resize_for (GstCudaFlacDec *self, bool gpu)
+{
+  DecState *st = self->st;
+  BatchSizes s = batch_sizes (gpu, st->batch_frames_prop, st->chunk_size_prop, st->frame_bytes);
+  if (s.batch_frames == st->batch_frames && s.chunk_size == st->chunk_size)
+    return;
+  st->batch_frames = s.batch_frames;
+  st->chunk_size = s.chunk_size;
+  GST_INFO_OBJECT (self, "sized for the %s: batches of up to %u frames (framed input), chunks of %u bytes "
+      "(unframed input)", gpu ? "GPU" : "CPU", st->batch_frames, st->chunk_size);
+  update_latency (self);
 }
 
 /* backend=auto: takes the CUDA backend once its start-up thread is done
@@ -174,6 +185,7 @@ void adopt_cuda_when_ready (GstCudaFlacDec *self)
     GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND, ("CUDA unavailable, decoding on the CPU"),
         ("%s; using %u CPU threads", st->cuda_error ? st->cuda_error->message : "?", st->cpu->threads ()));
     g_clear_error (&st->cuda_error);
+    resize_for (self, false);
   }
 }
 

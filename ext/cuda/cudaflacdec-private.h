@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "flac-batch-sizes.h"
 #include "flac-cpu-decoder.h"
 #include "flac-cuda-decoder.h"
 #include "flac-input-bytes.h"
@@ -35,21 +36,6 @@
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_flac_dec_debug);
 
-/* "auto" sizes: a GPU needs thousands of frames in flight to be busy (one
- * thread decodes one frame, and those threads wait on memory); the CPU
- * backend only needs a few per core. A CUDA chunk holds about
- * AUTO_BATCH_FRAMES_CUDA frames of the stream (STREAMINFO's largest frame),
- * within 16..64 MiB. On the H100 host, 4620 s of 16-bit stereo without
- * MD5, best of three (first play of a pipeline / second play): 16 MiB
- * chunks 0.45 / 0.27 s, 24 MiB 0.44 / 0.20 s, 32 MiB 0.49 / 0.20 s, 48 MiB
- * 0.52 / 0.20 s: small batches leave the GPU waiting on memory, large ones
- * cost more pinned memory to set up and a longer fill and drain.
- * 6-channel 24-bit frames are 40 KB and more. */
-#define AUTO_BATCH_FRAMES_CUDA 3072
-#define AUTO_BATCH_FRAMES_CPU 256
-#define AUTO_CHUNK_SIZE_CUDA_MIN (16u * 1024 * 1024)
-#define AUTO_CHUNK_SIZE_CUDA_MAX (64u * 1024 * 1024)
-#define AUTO_CHUNK_SIZE_CPU (8u * 1024 * 1024)
 /* room beyond a chunk for the upstream buffer that completes it */
 inline constexpr size_t kChunkSlack = 4u * 1024 * 1024;
 /* Live input (upstream answers the latency query as live): a batch is
@@ -192,11 +178,12 @@ struct DecState {
   int seek_tries = 0;
   std::atomic<bool> reseeking {false};
   bool eos_held = false; /* an EOS that came while reseeking (object lock) */
-  /* effective sizes (properties, or their auto values for the backend) */
+  /* effective sizes (properties, or their auto values for the backend:
+   * resize_for) */
   guint batch_frames = 0;
   guint chunk_size = 0;
-  bool auto_cuda_chunks = false;
-  bool auto_batch_frames = false, auto_chunk_size = false; /* the properties are 0 */
+  guint batch_frames_prop = 0, chunk_size_prop = 0; /* as set, 0 = auto */
+  uint64_t frame_bytes = 0; /* unframed: the stream's largest frame (0: not known) */
   /* live upstream (asked once per stream, on its first buffer) */
   bool live = false;
   bool live_known = false;
@@ -258,6 +245,7 @@ inline bool same_format (const BatchFormat &a, uint32_t ra, const BatchFormat &b
 /* cudaflacdec-output.cpp */
 GstClockTime live_batch_time (const DecState *st);
 void check_live (GstCudaFlacDec *self);
+void update_latency (GstCudaFlacDec *self);
 GstBuffer *alloc_output (GstCudaFlacDec *self, gsize size);
 GstFlowReturn count_error (GstCudaFlacDec *self, uint64_t number, uint64_t sample, int status, uint32_t samples);
 void report_error_summary (GstCudaFlacDec *self);
@@ -273,12 +261,15 @@ GstFlowReturn finish_in_flight (GstCudaFlacDec *self);
 void join_cuda_init (DecState *st);
 void adopt_cuda_when_ready (GstCudaFlacDec *self);
 void publish_cuda_sizes (GstCudaFlacDec *self);
-/* Whether batches may go to the GPU in this stream (sizes are chosen for it). */
+/* Whether batches go to the GPU in this stream, or will once its start-up
+ * thread is done (sizes are chosen for it). backend=auto before its
+ * decision (kCudaDeferred) decodes as backend=cpu does. */
 inline bool cuda_possible (const DecState *st)
 {
   int state = st->cuda_state.load ();
-  return st->use_cuda || state == DecState::kCudaStarting || state == DecState::kCudaDeferred;
+  return st->use_cuda || state == DecState::kCudaStarting || state == DecState::kCudaReady;
 }
+void resize_for (GstCudaFlacDec *self, bool gpu);
 GstFlowReturn take_slot (GstCudaFlacDec *self, int *slot);
 uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret);
 void reset_stream_state (DecState *st);

@@ -315,16 +315,16 @@ GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
     GST_OBJECT_LOCK (self);
     st->metadata_done = true;
     GST_OBJECT_UNLOCK (self);
-    if (st->auto_cuda_chunks && !st->headerless) {
-      /* CUDA: room for a GPU's worth of the stream's frames */
-      guint64 frame = md.info.max_framesize ? md.info.max_framesize
+    st->frame_bytes = 0;
+    if (!st->headerless) {
+      /* CUDA chunks hold a GPU's worth of the stream's frames */
+      st->frame_bytes = md.info.max_framesize ? md.info.max_framesize
           : StreamParams::from_streaminfo (md.info).frame_bound () / 2;
-      st->chunk_size = (guint) CLAMP (frame * AUTO_BATCH_FRAMES_CUDA, (guint64) AUTO_CHUNK_SIZE_CUDA_MIN,
-          (guint64) AUTO_CHUNK_SIZE_CUDA_MAX);
-      GST_INFO_OBJECT (self, "chunks of %u bytes (frames up to %" G_GUINT64_FORMAT " bytes)", st->chunk_size,
-          frame);
-      if (st->cuda_state.load () == DecState::kCudaStarting)
-        publish_cuda_sizes (self);
+      if (cuda_possible (st)) {
+        resize_for (self, true);
+        if (st->cuda_state.load () == DecState::kCudaStarting)
+          publish_cuda_sizes (self);
+      }
     }
   }
   /* live: whatever has come is located now (its last frame waits for the

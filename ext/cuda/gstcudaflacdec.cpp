@@ -272,11 +272,9 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
   bool gpu = cuda_possible (st);
   if (!gpu)
     GST_INFO_OBJECT (self, "decoding on %u CPU threads", st->cpu->threads ());
-  st->auto_batch_frames = !batch_frames;
-  st->auto_chunk_size = !chunk_size;
-  st->batch_frames = batch_frames ? batch_frames : gpu ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
-  st->chunk_size = chunk_size ? chunk_size : gpu ? AUTO_CHUNK_SIZE_CUDA_MIN : AUTO_CHUNK_SIZE_CPU;
-  st->auto_cuda_chunks = !chunk_size && gpu; /* sized from STREAMINFO */
+  st->batch_frames_prop = batch_frames;
+  st->chunk_size_prop = chunk_size;
+  resize_for (self, gpu);
   return TRUE;
 }
 
