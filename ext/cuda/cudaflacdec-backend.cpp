@@ -1,9 +1,9 @@
 /* gst-gpucodecs
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * cudaflacdec's backends: batches decoded by every CPU core, or uploaded,
- * decoded and downloaded by the GPU with one batch in flight; backend=auto
- * makes the CUDA context on a thread of its own while the CPU decodes.
+ * cudaflacdec's choice of backend (cudaflacdec-batch-backend.h): the CPU, or
+ * CUDA, or for backend=auto the CPU first and CUDA once it is started on a
+ * thread of its own, where it pays. Batches go to the backend that decodes.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -12,91 +12,30 @@
 #include "cudaflacdec-private.h"
 #include "flac-cuda-policy.h"
 
-#ifdef GPC_HAVE_CUDA_KERNELS
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudautils.h>
-#endif
-
 #define GST_CAT_DEFAULT gst_cuda_flac_dec_debug
 
 namespace gpc {
 namespace cudaflacdec {
 
-/* Waits for a batch on the GPU (if any) and pushes it. */
-static GstFlowReturn collect_and_push (GstCudaFlacDec *self, std::unique_ptr<Batch> prev)
-{
-  DecState *st = self->st;
-  if (!prev)
-    return GST_FLOW_OK;
-  const uint8_t *pcm;
-  size_t n;
-  bool collected;
-  {
-    StageTimer timer (&st->stage_s[kStageWait]);
-    collected = st->cuda.collect (prev->slot, prev->jobs.data (), prev->jobs.size (), &pcm, &n);
-  }
-  if (!collected) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("waiting for a batch failed"));
-    return GST_FLOW_ERROR;
-  }
-  return push_batch (self, *prev, prev->out ? nullptr : pcm, n);
-}
-
-/* Runs a prepared batch (jobs reference b.host_bytes or the CUDA slot input).
- * CPU: decoded and pushed now. CUDA: submitted; the previous batch is
- * collected and pushed, this one stays in flight. */
-static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
-{
-  DecState *st = self->st;
-  size_t pcm_bytes = b->samples * b->fmt.channels * out_format_bytes (b->fmt.format);
-  if (!st->use_cuda) {
-    if (st->cuda_state.load () == DecState::kCudaStarting)
-      st->cpu_batches_while_starting++;
-    b->out = alloc_output (self, pcm_bytes);
-    GstMapInfo map;
-    if (!gst_buffer_map (b->out, &map, GST_MAP_WRITE)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot map the output buffer"), (NULL));
-      return GST_FLOW_ERROR;
-    }
-    {
-      StageTimer timer (&st->stage_s[kStageSubmit]);
-      st->cpu->decode (b->jobs.data (), b->jobs.size (), b->fmt, map.data);
-    }
-    gst_buffer_unmap (b->out, &map);
-    gst_buffer_set_size (b->out, pcm_bytes);
-    return push_batch (self, *b, nullptr, pcm_bytes);
-  }
-  bool submitted;
-  {
-    StageTimer timer (&st->stage_s[kStageSubmit]);
-    /* straight into a pinned buffer that goes downstream, where one is free */
-    uint8_t *direct = nullptr;
-    b->out = st->cuda.output_buffer (pcm_bytes, &direct);
-    submitted = st->cuda.submit (b->slot, b->jobs.data (), b->jobs.size (), b->fmt, b->samples, direct);
-  }
-  if (!submitted) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("submitting a batch failed"));
-    return GST_FLOW_ERROR;
-  }
-  std::unique_ptr<Batch> prev = std::move (st->in_flight);
-  st->in_flight = std::move (b);
-  return collect_and_push (self, std::move (prev));
-}
-
-/* Runs a batch; live input waits for its output (nothing stays on the GPU
- * until the next batch, which may be a frame's duration away). */
+/* Runs a batch on the backend that decodes. */
 GstFlowReturn run_batch_now (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
 {
-  GstFlowReturn ret = run_batch (self, std::move (b));
-  if (ret == GST_FLOW_OK && self->st->live && self->st->use_cuda)
-    ret = finish_in_flight (self);
-  return ret;
+  DecState *st = self->st;
+  if (!st->use_cuda && st->cuda_state.load () == DecState::kCudaStarting)
+    st->cpu_batches_while_starting++;
+  return st->active ()->decode (std::move (b));
 }
 
-/* Pushes the batch still on the GPU. */
+/* Pushes the batch still being decoded. */
 GstFlowReturn finish_in_flight (GstCudaFlacDec *self)
 {
-  return collect_and_push (self, std::move (self->st->in_flight));
+  return self->st->active ()->finish ();
+}
+
+/* Where a batch's frame bytes go: the backend's. */
+uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret)
+{
+  return self->st->active ()->input (b, bytes, ret);
 }
 
 void join_cuda_init (DecState *st)
@@ -189,57 +128,16 @@ void adopt_cuda_when_ready (GstCudaFlacDec *self)
   }
 }
 
-/* The next CUDA slot to fill, once the batch still in flight there (if
- * any) is pushed: its output must not be overwritten. */
-GstFlowReturn take_slot (GstCudaFlacDec *self, int *slot)
-{
-  DecState *st = self->st;
-  *slot = st->next_slot;
-  st->next_slot = (st->next_slot + 1) % CudaDecoder::kSlots;
-  if (st->in_flight && st->in_flight->slot == *slot)
-    return finish_in_flight (self);
-  return GST_FLOW_OK;
-}
-
-/* Buffer for a batch's frame bytes: pinned memory of the next CUDA slot, or
- * the batch's own vector. */
-uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret)
-{
-  DecState *st = self->st;
-  *ret = GST_FLOW_OK;
-  if (st->use_cuda) {
-    *ret = take_slot (self, &b.slot);
-    return *ret == GST_FLOW_OK ? st->cuda.input (b.slot, MAX (bytes, 1)) : nullptr;
-  }
-  b.host_bytes.resize (MAX (bytes, 1));
-  return b.host_bytes.data ();
-}
-
 /* st is passed in: on backend=auto this runs on a thread of its own, and
  * stop() may already have taken self->st away while it waits for it. */
-static gboolean open_cuda (GstCudaFlacDec *self, DecState *st, GError **err)
+static bool open_cuda (DecState *st, GError **err)
 {
-#ifdef GPC_HAVE_CUDA_KERNELS
-  if (!CudaDecoder::runtime_available ()) {
-    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "the CUDA driver library (libcuda.so.1) cannot be loaded");
-    return FALSE;
+  if (!st->cuda_backend) {
+    g_set_error (err, GST_CORE_ERROR, GST_CORE_ERROR_NOT_IMPLEMENTED,
+        "this build of cudaflacdec has no CUDA kernels (built without nvcc or gstreamer-cuda)");
+    return false;
   }
-  /* The fixed cost of the CUDA backend, logged because it shows in short files. */
-  gint64 t0 = g_get_monotonic_time ();
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), st->device_id, &self->cuda_ctx)) {
-    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "no usable CUDA device %d", st->device_id);
-    return FALSE;
-  }
-  gint64 t1 = g_get_monotonic_time ();
-  gboolean ok = st->cuda.open (self->cuda_ctx, err);
-  GST_INFO_OBJECT (self, "CUDA context %.1f ms, kernels loaded %.1f ms", (t1 - t0) / 1e3,
-      (g_get_monotonic_time () - t1) / 1e3);
-  return ok;
-#else
-  return st->cuda.open (NULL, err);
-#endif
+  return st->cuda_backend->start (err);
 }
 
 void reset_stream_state (DecState *st)
@@ -256,13 +154,8 @@ void reset_stream_state (DecState *st)
   st->ramp_chunk = FIRST_CHUNK_SIZE;
   st->reseeking = false;
   st->eos_held = false;
-  if (st->in_flight) {
-    /* discard the GPU batch: wait for its slot, drop the result */
-    const uint8_t *pcm;
-    size_t n;
-    st->cuda.collect (st->in_flight->slot, st->in_flight->jobs.data (), st->in_flight->jobs.size (), &pcm, &n);
-    st->in_flight.reset ();
-  }
+  if (st->cuda_backend)
+    st->cuda_backend->discard (); /* the batch still on the GPU */
   if (st->locator)
     st->locator->reset ();
 }
@@ -273,7 +166,7 @@ static void start_cuda_thread (GstCudaFlacDec *self, DecState *st)
   st->cuda_state = DecState::kCudaStarting;
   st->cuda_init = std::thread ([self, st] () {
     GError *err = NULL;
-    bool ok = open_cuda (self, st, &err);
+    bool ok = open_cuda (st, &err);
     size_t in = st->prep_in.load (std::memory_order_acquire);
     if (ok && in && !st->stopping.load ()) {
       gint64 t0 = g_get_monotonic_time ();
@@ -292,6 +185,8 @@ static void start_cuda_thread (GstCudaFlacDec *self, DecState *st)
  * backend=cuda cannot be had. */
 bool start_backends (GstCudaFlacDec *self, DecState *st)
 {
+  st->cpu_backend = make_cpu_backend (self, st);
+  st->cuda_backend = make_cuda_backend (self, st);
   if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_AUTO && CudaDecoder::runtime_available () &&
       CudaDecoder::kernels_built ()) {
     /* a context shared in the pipeline (another CUDA element, or this
@@ -306,7 +201,7 @@ bool start_backends (GstCudaFlacDec *self, DecState *st)
     }
   } else if (st->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
     GError *err = NULL;
-    if (open_cuda (self, st, &err)) {
+    if (open_cuda (st, &err)) {
       use_cuda_now (self);
     } else if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", err->message));
@@ -321,6 +216,12 @@ bool start_backends (GstCudaFlacDec *self, DecState *st)
   return true;
 }
 
+#ifndef GPC_HAVE_CUDA_KERNELS
+std::unique_ptr<FlacBatchBackend> make_cuda_backend (GstCudaFlacDec *, DecState *)
+{
+  return nullptr;
+}
+#endif
 
 } // namespace cudaflacdec
 } // namespace gpc

@@ -38,8 +38,7 @@ void streaminfo_from_caps (GstCudaFlacDec *self, const GstStructure *s)
           if (st->have_info && memcmp (&st->info, &md.info, sizeof (StreamInfo)) != 0) {
             /* a new stream: push what belongs to the old one */
             flush_queued (self);
-            if (st->use_cuda)
-              finish_in_flight (self);
+            finish_in_flight (self);
           }
           set_stream_info (self, md.info);
         }

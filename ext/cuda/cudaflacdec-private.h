@@ -5,8 +5,9 @@
  * holds between start() and stop(), and the functions each part offers the
  * others. gstcudaflacdec.cpp is the element (properties, caps, events,
  * queries); cudaflacdec-output.cpp negotiates and pushes decoded batches
- * (latency, channel positions, errors, MD5); cudaflacdec-backend.cpp runs
- * batches on the CPU or the GPU; cudaflacdec-framed.cpp takes flacparse's
+ * (latency, channel positions, errors, MD5); cudaflacdec-backend.cpp chooses
+ * the backend that decodes the batches, cudaflacdec-cpu-backend.cpp or
+ * cudaflacdec-cuda-backend.cpp; cudaflacdec-framed.cpp takes flacparse's
  * frames; cudaflacdec-unframed.cpp reads a FLAC byte stream (metadata,
  * frame location, byte seeks). Every function runs on the streaming thread
  * unless its comment says otherwise.
@@ -21,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "cudaflacdec-batch-backend.h"
 #include "flac-batch-sizes.h"
 #include "flac-cpu-decoder.h"
 #include "flac-cuda-decoder.h"
@@ -114,8 +116,11 @@ struct DecState {
   gint reorder_map[8] = {}; /* FLAC channel i goes to output position reorder_map[i] */
   /* backends */
   std::unique_ptr<CpuDecoder> cpu;
-  CudaDecoder cuda;
-  bool use_cuda = false;
+  CudaDecoder cuda; /* the CUDA backend's, and the pinned memory `in` gathers chunks in */
+  std::unique_ptr<FlacBatchBackend> cpu_backend;
+  std::unique_ptr<FlacBatchBackend> cuda_backend; /* null where built without CUDA */
+  bool use_cuda = false; /* batches go to cuda_backend */
+  FlacBatchBackend *active () const { return use_cuda ? cuda_backend.get () : cpu_backend.get (); }
   /* backend=auto: the CUDA context is created on a thread of its own (a
    * fifth of a second on the H100) while the CPU decodes; batches go to the
    * GPU once it is ready. Without a CUDA context at hand at start, the CPU
@@ -132,8 +137,6 @@ struct DecState {
   std::atomic<size_t> prep_in {0}, prep_out {0};
   std::atomic<bool> stopping {false}; /* stop() waits: no buffers ahead then */
   unsigned prep_format_bytes = 0;
-  int next_slot = 0;
-  std::unique_ptr<Batch> in_flight; /* CUDA: submitted, not yet pushed */
   /* framed input: queued frames */
   std::vector<GstBuffer *> queued;
   std::vector<FrameHeader> queued_hdr;
@@ -270,7 +273,6 @@ inline bool cuda_possible (const DecState *st)
   return st->use_cuda || state == DecState::kCudaStarting || state == DecState::kCudaReady;
 }
 void resize_for (GstCudaFlacDec *self, bool gpu);
-GstFlowReturn take_slot (GstCudaFlacDec *self, int *slot);
 uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret);
 void reset_stream_state (DecState *st);
 

@@ -111,7 +111,7 @@ static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBu
   DecState *st = self->st;
   if (!buf) { /* drain */
     GstFlowReturn ret = st->unframed ? process_chunk (self, true) : flush_queued (self);
-    if (ret == GST_FLOW_OK && st->use_cuda)
+    if (ret == GST_FLOW_OK)
       ret = finish_in_flight (self);
     if (st->at_eos && st->unframed)
       ret = end_unframed (self, ret);
@@ -300,7 +300,8 @@ static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec)
       gst_buffer_pool_set_active (st->out_pool, FALSE);
       gst_object_unref (st->out_pool);
     }
-    st->cuda.close ();
+    if (st->cuda_backend)
+      st->cuda_backend->stop ();
     delete st;
   }
 #ifdef GPC_HAVE_CUDA_KERNELS
