@@ -99,25 +99,45 @@ void resize_for (GstCudaFlacDec *self, bool gpu)
   update_latency (self);
 }
 
-/* backend=auto: takes the CUDA backend once its start-up thread is done
- * (or reports that it failed); until then batches decode on the CPU. */
-void adopt_cuda_when_ready (GstCudaFlacDec *self)
+/* Before a batch: takes the CUDA backend once its start-up thread is done,
+ * or says that it failed (backend=cuda: an error; auto: a warning, and the
+ * CPU decodes on); until then, batches decode on the CPU (for backend=cuda,
+ * of live input only: cuda_start_step). backend=auto without a context at
+ * hand decides here whether to start CUDA at all. */
+GstFlowReturn adopt_cuda_when_ready (GstCudaFlacDec *self)
 {
   DecState *st = self->st;
   int state = st->cuda_state.load (std::memory_order_acquire);
-  /* live batches are a frame or two: the CPU decodes them sooner than a
-   * round trip to the GPU */
-  if (st->live)
-    return;
   if (state == DecState::kCudaDeferred) {
-    maybe_start_cuda (self); /* if started, its thread is then under way */
-    return;
+    if (!st->live)
+      maybe_start_cuda (self); /* if started, its thread is then under way */
+    return GST_FLOW_OK;
   }
-  if (state != DecState::kCudaReady && state != DecState::kCudaFailed)
-    return;
+  if (state != DecState::kCudaStarting && state != DecState::kCudaReady && state != DecState::kCudaFailed)
+    return GST_FLOW_OK;
+  const bool required = st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA;
+  auto startup = [] (int s) {
+    return s == DecState::kCudaStarting ? CudaStartup::kUnderWay
+        : s == DecState::kCudaReady ? CudaStartup::kReady : CudaStartup::kFailed;
+  };
+  CudaStartStep step = cuda_start_step (required, st->live, st->at_eos, startup (state));
+  if (step == CudaStartStep::kWait) {
+    join_cuda_init (st);
+    state = st->cuda_state.load (std::memory_order_acquire);
+    step = cuda_start_step (required, st->live, st->at_eos, startup (state));
+  }
+  if (step == CudaStartStep::kCpu)
+    return GST_FLOW_OK;
   join_cuda_init (st);
+  if (step == CudaStartStep::kFail) {
+    /* once; the state stays failed, so that no batch decodes after it */
+    if (st->cuda_error)
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", st->cuda_error->message));
+    g_clear_error (&st->cuda_error);
+    return GST_FLOW_ERROR;
+  }
   st->cuda_state = DecState::kCudaIdle;
-  if (state == DecState::kCudaReady) {
+  if (step == CudaStartStep::kAdopt) {
     GST_INFO_OBJECT (self, "CUDA is ready after %u batch(es) decoded on the CPU", st->cpu_batches_while_starting);
     use_cuda_now (self);
   } else {
@@ -126,6 +146,30 @@ void adopt_cuda_when_ready (GstCudaFlacDec *self)
     g_clear_error (&st->cuda_error);
     resize_for (self, false);
   }
+  return GST_FLOW_OK;
+}
+
+/* Decodes and pushes all that is queued (a drain), and at EOS ends the
+ * stream: skipped bytes, corrupt frames and the MD5 reported. A live
+ * backend=cuda stream that ends while CUDA is still starting hears here
+ * whether it could. */
+GstFlowReturn drain_batches (GstCudaFlacDec *self)
+{
+  DecState *st = self->st;
+  GstFlowReturn ret = GST_FLOW_OK;
+  if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA)
+    ret = adopt_cuda_when_ready (self);
+  if (ret == GST_FLOW_OK)
+    ret = st->unframed ? process_chunk (self, true) : flush_queued (self);
+  if (ret == GST_FLOW_OK)
+    ret = finish_in_flight (self);
+  if (st->at_eos && st->unframed)
+    ret = end_unframed (self, ret);
+  if (st->at_eos) {
+    report_error_summary (self);
+    check_md5_at_eos (self);
+  }
+  return ret;
 }
 
 /* st is passed in: on backend=auto this runs on a thread of its own, and
@@ -177,12 +221,14 @@ static void start_cuda_thread (GstCudaFlacDec *self, DecState *st)
     st->cuda_error = err;
     st->cuda_state.store (ok ? DecState::kCudaReady : DecState::kCudaFailed, std::memory_order_release);
   });
-  GST_INFO_OBJECT (self, "creating the CUDA context; the CPU decodes until it is ready");
+  GST_INFO_OBJECT (self, "creating the CUDA context on a thread of its own");
 }
 
-/* The backend of `backend`: CUDA now (cuda), on a thread of its own while
- * the CPU decodes (auto), or none (cpu). False, with an error posted, when
- * backend=cuda cannot be had. */
+/* The backend of `backend`: CUDA, its context made on a thread of its own
+ * (cuda, and auto with a context at hand), later where it pays (auto), or
+ * none (cpu). False, with an error posted, when backend=cuda cannot be had:
+ * no CUDA driver or kernels here; a device or module that fails is told
+ * before the first batch (adopt_cuda_when_ready). */
 bool start_backends (GstCudaFlacDec *self, DecState *st)
 {
   st->cpu_backend = make_cpu_backend (self, st);
@@ -199,6 +245,11 @@ bool start_backends (GstCudaFlacDec *self, DecState *st)
       st->cuda_state = DecState::kCudaDeferred;
       GST_INFO_OBJECT (self, "the CPU decodes first; CUDA is started if the stream is long enough to pay");
     }
+  } else if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA && st->cuda_backend &&
+      CudaDecoder::runtime_available ()) {
+    /* live input decodes on the CPU meanwhile (about 0.3 s on the H100
+     * host), other input waits for it at its first batch */
+    start_cuda_thread (self, st);
   } else if (st->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
     GError *err = NULL;
     if (open_cuda (st, &err)) {

@@ -53,7 +53,9 @@ GstFlowReturn flush_queued (GstCudaFlacDec *self)
   DecState *st = self->st;
   if (st->queued.empty ())
     return GST_FLOW_OK;
-  adopt_cuda_when_ready (self);
+  GstFlowReturn adopted = adopt_cuda_when_ready (self);
+  if (adopted != GST_FLOW_OK)
+    return adopted;
   std::unique_ptr<Batch> b (new Batch);
   size_t total = 0;
   for (GstBuffer *buf : st->queued)

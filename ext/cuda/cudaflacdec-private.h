@@ -262,7 +262,8 @@ bool start_backends (GstCudaFlacDec *self, DecState *st);
 GstFlowReturn run_batch_now (GstCudaFlacDec *self, std::unique_ptr<Batch> b);
 GstFlowReturn finish_in_flight (GstCudaFlacDec *self);
 void join_cuda_init (DecState *st);
-void adopt_cuda_when_ready (GstCudaFlacDec *self);
+GstFlowReturn adopt_cuda_when_ready (GstCudaFlacDec *self);
+GstFlowReturn drain_batches (GstCudaFlacDec *self);
 void publish_cuda_sizes (GstCudaFlacDec *self);
 /* Whether batches go to the GPU in this stream, or will once its start-up
  * thread is done (sizes are chosen for it). backend=auto before its

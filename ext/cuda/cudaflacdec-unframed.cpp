@@ -102,7 +102,9 @@ GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     }
     return GST_FLOW_OK;
   }
-  adopt_cuda_when_ready (self);
+  GstFlowReturn adopted = adopt_cuda_when_ready (self);
+  if (adopted != GST_FLOW_OK)
+    return adopted;
   FlacBatchBackend *backend = st->active ();
   /* The chunk is located (on the device, where the backend can) and decoded
    * where the backend reads it: host memory for the CPU, a CUDA slot's

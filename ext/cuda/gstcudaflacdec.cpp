@@ -109,18 +109,8 @@ static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBu
 {
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
   DecState *st = self->st;
-  if (!buf) { /* drain */
-    GstFlowReturn ret = st->unframed ? process_chunk (self, true) : flush_queued (self);
-    if (ret == GST_FLOW_OK)
-      ret = finish_in_flight (self);
-    if (st->at_eos && st->unframed)
-      ret = end_unframed (self, ret);
-    if (st->at_eos) {
-      report_error_summary (self);
-      check_md5_at_eos (self);
-    }
-    return ret;
-  }
+  if (!buf)
+    return drain_batches (self);
   check_live (self);
   if (!st->framed_caps && !st->unframed && !st->metadata_done) {
     /* no framed caps: a FLAC file straight from a source */
@@ -412,7 +402,8 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
-          "Where frames are decoded: cuda (error if no CUDA device), cpu (every core), or auto "
+          "Where frames are decoded: cuda (error if no CUDA device; live input decodes on the CPU until the "
+          "CUDA context is made), cpu (every core), or auto "
           "(the CPU first; CUDA where it pays: at once where the pipeline holds a CUDA context, else once "
           "the CPU's measured rate shows the rest of the stream would take it longer than the GPU plus "
           "CUDA's start-up; a warning where CUDA is wanted and unavailable; live input stays on the CPU)",
