@@ -1,9 +1,9 @@
 /* gst-gpucodecs
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * cudaflacdec's backends: batches decoded by every CPU core, or uploaded,
- * decoded and downloaded by the GPU with one batch in flight; backend=auto
- * makes the CUDA context on a thread of its own while the CPU decodes.
+ * cudaflacdec's choice of backend (cudaflacdec-batch-backend.h): the CPU, or
+ * CUDA, or for backend=auto the CPU first and CUDA once it is started on a
+ * thread of its own, where it pays. Batches go to the backend that decodes.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -12,91 +12,30 @@
 #include "cudaflacdec-private.h"
 #include "flac-cuda-policy.h"
 
-#ifdef GPC_HAVE_CUDA_KERNELS
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudautils.h>
-#endif
-
 #define GST_CAT_DEFAULT gst_cuda_flac_dec_debug
 
 namespace gpc {
 namespace cudaflacdec {
 
-/* Waits for a batch on the GPU (if any) and pushes it. */
-static GstFlowReturn collect_and_push (GstCudaFlacDec *self, std::unique_ptr<Batch> prev)
-{
-  DecState *st = self->st;
-  if (!prev)
-    return GST_FLOW_OK;
-  const uint8_t *pcm;
-  size_t n;
-  bool collected;
-  {
-    StageTimer timer (&st->stage_s[kStageWait]);
-    collected = st->cuda.collect (prev->slot, prev->jobs.data (), prev->jobs.size (), &pcm, &n);
-  }
-  if (!collected) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("waiting for a batch failed"));
-    return GST_FLOW_ERROR;
-  }
-  return push_batch (self, *prev, prev->out ? nullptr : pcm, n);
-}
-
-/* Runs a prepared batch (jobs reference b.host_bytes or the CUDA slot input).
- * CPU: decoded and pushed now. CUDA: submitted; the previous batch is
- * collected and pushed, this one stays in flight. */
-static GstFlowReturn run_batch (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
-{
-  DecState *st = self->st;
-  size_t pcm_bytes = b->samples * b->fmt.channels * out_format_bytes (b->fmt.format);
-  if (!st->use_cuda) {
-    if (st->cuda_state.load () == DecState::kCudaStarting)
-      st->cpu_batches_while_starting++;
-    b->out = alloc_output (self, pcm_bytes);
-    GstMapInfo map;
-    if (!gst_buffer_map (b->out, &map, GST_MAP_WRITE)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot map the output buffer"), (NULL));
-      return GST_FLOW_ERROR;
-    }
-    {
-      StageTimer timer (&st->stage_s[kStageSubmit]);
-      st->cpu->decode (b->jobs.data (), b->jobs.size (), b->fmt, map.data);
-    }
-    gst_buffer_unmap (b->out, &map);
-    gst_buffer_set_size (b->out, pcm_bytes);
-    return push_batch (self, *b, nullptr, pcm_bytes);
-  }
-  bool submitted;
-  {
-    StageTimer timer (&st->stage_s[kStageSubmit]);
-    /* straight into a pinned buffer that goes downstream, where one is free */
-    uint8_t *direct = nullptr;
-    b->out = st->cuda.output_buffer (pcm_bytes, &direct);
-    submitted = st->cuda.submit (b->slot, b->jobs.data (), b->jobs.size (), b->fmt, b->samples, direct);
-  }
-  if (!submitted) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("submitting a batch failed"));
-    return GST_FLOW_ERROR;
-  }
-  std::unique_ptr<Batch> prev = std::move (st->in_flight);
-  st->in_flight = std::move (b);
-  return collect_and_push (self, std::move (prev));
-}
-
-/* Runs a batch; live input waits for its output (nothing stays on the GPU
- * until the next batch, which may be a frame's duration away). */
+/* Runs a batch on the backend that decodes. */
 GstFlowReturn run_batch_now (GstCudaFlacDec *self, std::unique_ptr<Batch> b)
 {
-  GstFlowReturn ret = run_batch (self, std::move (b));
-  if (ret == GST_FLOW_OK && self->st->live && self->st->use_cuda)
-    ret = finish_in_flight (self);
-  return ret;
+  DecState *st = self->st;
+  if (!st->use_cuda && st->cuda_state.load () == DecState::kCudaStarting)
+    st->cpu_batches_while_starting++;
+  return st->active ()->decode (std::move (b));
 }
 
-/* Pushes the batch still on the GPU. */
+/* Pushes the batch still being decoded. */
 GstFlowReturn finish_in_flight (GstCudaFlacDec *self)
 {
-  return collect_and_push (self, std::move (self->st->in_flight));
+  return self->st->active ()->finish ();
+}
+
+/* Where a batch's frame bytes go: the backend's. */
+uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret)
+{
+  return self->st->active ()->input (b, bytes, ret);
 }
 
 void join_cuda_init (DecState *st)
@@ -135,99 +74,114 @@ static void maybe_start_cuda (GstCudaFlacDec *self)
       "GPU bound %.2f s: %s", st->decoded, cpu_s, c.cpu_left_s, c.gpu_bound_s,
       c.start ? "starting CUDA" : "staying on the CPU");
   if (c.start) {
+    /* from here on, batches and chunks grow to the GPU's sizes */
+    resize_for (self, true);
     if (st->unframed)
       publish_cuda_sizes (self);
     start_cuda_thread (self, st);
     return;
   }
-  st->cuda_state = DecState::kCudaIdle;
-  if (st->auto_batch_frames)
-    st->batch_frames = AUTO_BATCH_FRAMES_CPU;
-  if (st->auto_chunk_size) {
-    st->chunk_size = AUTO_CHUNK_SIZE_CPU;
-    st->auto_cuda_chunks = false;
-  }
+  st->cuda_state = DecState::kCudaIdle; /* and the sizes stay the CPU's */
 }
 
-/* backend=auto: takes the CUDA backend once its start-up thread is done
- * (or reports that it failed); until then batches decode on the CPU. */
-void adopt_cuda_when_ready (GstCudaFlacDec *self)
+/* The batch and chunk sizes of the properties, or the auto sizes for the
+ * backend that decodes (gpu: CUDA, or CUDA once it is started). */
+void resize_for (GstCudaFlacDec *self, bool gpu)
+{
+  DecState *st = self->st;
+  BatchSizes s = batch_sizes (gpu, st->batch_frames_prop, st->chunk_size_prop, st->frame_bytes);
+  if (s.batch_frames == st->batch_frames && s.chunk_size == st->chunk_size)
+    return;
+  st->batch_frames = s.batch_frames;
+  st->chunk_size = s.chunk_size;
+  GST_INFO_OBJECT (self, "sized for the %s: batches of up to %u frames (framed input), chunks of %u bytes "
+      "(unframed input)", gpu ? "GPU" : "CPU", st->batch_frames, st->chunk_size);
+  update_latency (self);
+}
+
+/* Before a batch: takes the CUDA backend once its start-up thread is done,
+ * or says that it failed (backend=cuda: an error; auto: a warning, and the
+ * CPU decodes on); until then, batches decode on the CPU (for backend=cuda,
+ * of live input only: cuda_start_step). backend=auto without a context at
+ * hand decides here whether to start CUDA at all. */
+GstFlowReturn adopt_cuda_when_ready (GstCudaFlacDec *self)
 {
   DecState *st = self->st;
   int state = st->cuda_state.load (std::memory_order_acquire);
-  /* live batches are a frame or two: the CPU decodes them sooner than a
-   * round trip to the GPU */
-  if (st->live)
-    return;
   if (state == DecState::kCudaDeferred) {
-    maybe_start_cuda (self); /* if started, its thread is then under way */
-    return;
+    if (!st->live)
+      maybe_start_cuda (self); /* if started, its thread is then under way */
+    return GST_FLOW_OK;
   }
-  if (state != DecState::kCudaReady && state != DecState::kCudaFailed)
-    return;
+  if (state != DecState::kCudaStarting && state != DecState::kCudaReady && state != DecState::kCudaFailed)
+    return GST_FLOW_OK;
+  const bool required = st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA;
+  auto startup = [] (int s) {
+    return s == DecState::kCudaStarting ? CudaStartup::kUnderWay
+        : s == DecState::kCudaReady ? CudaStartup::kReady : CudaStartup::kFailed;
+  };
+  CudaStartStep step = cuda_start_step (required, st->live, st->at_eos, startup (state));
+  if (step == CudaStartStep::kWait) {
+    join_cuda_init (st);
+    state = st->cuda_state.load (std::memory_order_acquire);
+    step = cuda_start_step (required, st->live, st->at_eos, startup (state));
+  }
+  if (step == CudaStartStep::kCpu)
+    return GST_FLOW_OK;
   join_cuda_init (st);
+  if (step == CudaStartStep::kFail) {
+    /* once; the state stays failed, so that no batch decodes after it */
+    if (st->cuda_error)
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", st->cuda_error->message));
+    g_clear_error (&st->cuda_error);
+    return GST_FLOW_ERROR;
+  }
   st->cuda_state = DecState::kCudaIdle;
-  if (state == DecState::kCudaReady) {
+  if (step == CudaStartStep::kAdopt) {
     GST_INFO_OBJECT (self, "CUDA is ready after %u batch(es) decoded on the CPU", st->cpu_batches_while_starting);
     use_cuda_now (self);
   } else {
     GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND, ("CUDA unavailable, decoding on the CPU"),
         ("%s; using %u CPU threads", st->cuda_error ? st->cuda_error->message : "?", st->cpu->threads ()));
     g_clear_error (&st->cuda_error);
+    resize_for (self, false);
   }
-}
-
-/* The next CUDA slot to fill, once the batch still in flight there (if
- * any) is pushed: its output must not be overwritten. */
-GstFlowReturn take_slot (GstCudaFlacDec *self, int *slot)
-{
-  DecState *st = self->st;
-  *slot = st->next_slot;
-  st->next_slot = (st->next_slot + 1) % CudaDecoder::kSlots;
-  if (st->in_flight && st->in_flight->slot == *slot)
-    return finish_in_flight (self);
   return GST_FLOW_OK;
 }
 
-/* Buffer for a batch's frame bytes: pinned memory of the next CUDA slot, or
- * the batch's own vector. */
-uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret)
+/* Decodes and pushes all that is queued (a drain), and at EOS ends the
+ * stream: skipped bytes, corrupt frames and the MD5 reported. A live
+ * backend=cuda stream that ends while CUDA is still starting hears here
+ * whether it could. */
+GstFlowReturn drain_batches (GstCudaFlacDec *self)
 {
   DecState *st = self->st;
-  *ret = GST_FLOW_OK;
-  if (st->use_cuda) {
-    *ret = take_slot (self, &b.slot);
-    return *ret == GST_FLOW_OK ? st->cuda.input (b.slot, MAX (bytes, 1)) : nullptr;
+  GstFlowReturn ret = GST_FLOW_OK;
+  if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA)
+    ret = adopt_cuda_when_ready (self);
+  if (ret == GST_FLOW_OK)
+    ret = st->unframed ? process_chunk (self, true) : flush_queued (self);
+  if (ret == GST_FLOW_OK)
+    ret = finish_in_flight (self);
+  if (st->at_eos && st->unframed)
+    ret = end_unframed (self, ret);
+  if (st->at_eos) {
+    report_error_summary (self);
+    check_md5_at_eos (self);
   }
-  b.host_bytes.resize (MAX (bytes, 1));
-  return b.host_bytes.data ();
+  return ret;
 }
 
 /* st is passed in: on backend=auto this runs on a thread of its own, and
  * stop() may already have taken self->st away while it waits for it. */
-static gboolean open_cuda (GstCudaFlacDec *self, DecState *st, GError **err)
+static bool open_cuda (DecState *st, GError **err)
 {
-#ifdef GPC_HAVE_CUDA_KERNELS
-  if (!CudaDecoder::runtime_available ()) {
-    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "the CUDA driver library (libcuda.so.1) cannot be loaded");
-    return FALSE;
+  if (!st->cuda_backend) {
+    g_set_error (err, GST_CORE_ERROR, GST_CORE_ERROR_NOT_IMPLEMENTED,
+        "this build of cudaflacdec has no CUDA kernels (built without nvcc or gstreamer-cuda)");
+    return false;
   }
-  /* The fixed cost of the CUDA backend, logged because it shows in short files. */
-  gint64 t0 = g_get_monotonic_time ();
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), st->device_id, &self->cuda_ctx)) {
-    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "no usable CUDA device %d", st->device_id);
-    return FALSE;
-  }
-  gint64 t1 = g_get_monotonic_time ();
-  gboolean ok = st->cuda.open (self->cuda_ctx, err);
-  GST_INFO_OBJECT (self, "CUDA context %.1f ms, kernels loaded %.1f ms", (t1 - t0) / 1e3,
-      (g_get_monotonic_time () - t1) / 1e3);
-  return ok;
-#else
-  return st->cuda.open (NULL, err);
-#endif
+  return st->cuda_backend->start (err);
 }
 
 void reset_stream_state (DecState *st)
@@ -244,13 +198,8 @@ void reset_stream_state (DecState *st)
   st->ramp_chunk = FIRST_CHUNK_SIZE;
   st->reseeking = false;
   st->eos_held = false;
-  if (st->in_flight) {
-    /* discard the GPU batch: wait for its slot, drop the result */
-    const uint8_t *pcm;
-    size_t n;
-    st->cuda.collect (st->in_flight->slot, st->in_flight->jobs.data (), st->in_flight->jobs.size (), &pcm, &n);
-    st->in_flight.reset ();
-  }
+  if (st->cuda_backend)
+    st->cuda_backend->discard (); /* the batch still on the GPU */
   if (st->locator)
     st->locator->reset ();
 }
@@ -261,7 +210,7 @@ static void start_cuda_thread (GstCudaFlacDec *self, DecState *st)
   st->cuda_state = DecState::kCudaStarting;
   st->cuda_init = std::thread ([self, st] () {
     GError *err = NULL;
-    bool ok = open_cuda (self, st, &err);
+    bool ok = open_cuda (st, &err);
     size_t in = st->prep_in.load (std::memory_order_acquire);
     if (ok && in && !st->stopping.load ()) {
       gint64 t0 = g_get_monotonic_time ();
@@ -272,14 +221,18 @@ static void start_cuda_thread (GstCudaFlacDec *self, DecState *st)
     st->cuda_error = err;
     st->cuda_state.store (ok ? DecState::kCudaReady : DecState::kCudaFailed, std::memory_order_release);
   });
-  GST_INFO_OBJECT (self, "creating the CUDA context; the CPU decodes until it is ready");
+  GST_INFO_OBJECT (self, "creating the CUDA context on a thread of its own");
 }
 
-/* The backend of `backend`: CUDA now (cuda), on a thread of its own while
- * the CPU decodes (auto), or none (cpu). False, with an error posted, when
- * backend=cuda cannot be had. */
+/* The backend of `backend`: CUDA, its context made on a thread of its own
+ * (cuda, and auto with a context at hand), later where it pays (auto), or
+ * none (cpu). False, with an error posted, when backend=cuda cannot be had:
+ * no CUDA driver or kernels here; a device or module that fails is told
+ * before the first batch (adopt_cuda_when_ready). */
 bool start_backends (GstCudaFlacDec *self, DecState *st)
 {
+  st->cpu_backend = make_cpu_backend (self, st);
+  st->cuda_backend = make_cuda_backend (self, st);
   if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_AUTO && CudaDecoder::runtime_available () &&
       CudaDecoder::kernels_built ()) {
     /* a context shared in the pipeline (another CUDA element, or this
@@ -292,9 +245,14 @@ bool start_backends (GstCudaFlacDec *self, DecState *st)
       st->cuda_state = DecState::kCudaDeferred;
       GST_INFO_OBJECT (self, "the CPU decodes first; CUDA is started if the stream is long enough to pay");
     }
+  } else if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA && st->cuda_backend &&
+      CudaDecoder::runtime_available ()) {
+    /* live input decodes on the CPU meanwhile (about 0.3 s on the H100
+     * host), other input waits for it at its first batch */
+    start_cuda_thread (self, st);
   } else if (st->backend != GST_CUDA_FLAC_DEC_BACKEND_CPU) {
     GError *err = NULL;
-    if (open_cuda (self, st, &err)) {
+    if (open_cuda (st, &err)) {
       use_cuda_now (self);
     } else if (st->backend == GST_CUDA_FLAC_DEC_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("CUDA backend unavailable"), ("%s", err->message));
@@ -309,6 +267,12 @@ bool start_backends (GstCudaFlacDec *self, DecState *st)
   return true;
 }
 
+#ifndef GPC_HAVE_CUDA_KERNELS
+std::unique_ptr<FlacBatchBackend> make_cuda_backend (GstCudaFlacDec *, DecState *)
+{
+  return nullptr;
+}
+#endif
 
 } // namespace cudaflacdec
 } // namespace gpc

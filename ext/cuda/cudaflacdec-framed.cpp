@@ -38,8 +38,7 @@ void streaminfo_from_caps (GstCudaFlacDec *self, const GstStructure *s)
           if (st->have_info && memcmp (&st->info, &md.info, sizeof (StreamInfo)) != 0) {
             /* a new stream: push what belongs to the old one */
             flush_queued (self);
-            if (st->use_cuda)
-              finish_in_flight (self);
+            finish_in_flight (self);
           }
           set_stream_info (self, md.info);
         }
@@ -54,7 +53,9 @@ GstFlowReturn flush_queued (GstCudaFlacDec *self)
   DecState *st = self->st;
   if (st->queued.empty ())
     return GST_FLOW_OK;
-  adopt_cuda_when_ready (self);
+  GstFlowReturn adopted = adopt_cuda_when_ready (self);
+  if (adopted != GST_FLOW_OK)
+    return adopted;
   std::unique_ptr<Batch> b (new Batch);
   size_t total = 0;
   for (GstBuffer *buf : st->queued)

@@ -32,7 +32,7 @@ GstClockTime live_batch_time (const DecState *st)
  * the rest of it. Live: one live batch, plus (unframed) the frame that
  * waits for the next one's header to be found. Otherwise a whole batch or
  * chunk, twice on the GPU, where one batch decodes while the next fills. */
-static void update_latency (GstCudaFlacDec *self)
+void update_latency (GstCudaFlacDec *self)
 {
   DecState *st = self->st;
   uint32_t rate = st->negotiated ? st->out_rate : st->have_info ? st->info.sample_rate : 0;

@@ -5,8 +5,9 @@
  * holds between start() and stop(), and the functions each part offers the
  * others. gstcudaflacdec.cpp is the element (properties, caps, events,
  * queries); cudaflacdec-output.cpp negotiates and pushes decoded batches
- * (latency, channel positions, errors, MD5); cudaflacdec-backend.cpp runs
- * batches on the CPU or the GPU; cudaflacdec-framed.cpp takes flacparse's
+ * (latency, channel positions, errors, MD5); cudaflacdec-backend.cpp chooses
+ * the backend that decodes the batches, cudaflacdec-cpu-backend.cpp or
+ * cudaflacdec-cuda-backend.cpp; cudaflacdec-framed.cpp takes flacparse's
  * frames; cudaflacdec-unframed.cpp reads a FLAC byte stream (metadata,
  * frame location, byte seeks). Every function runs on the streaming thread
  * unless its comment says otherwise.
@@ -21,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "cudaflacdec-batch-backend.h"
+#include "flac-batch-sizes.h"
 #include "flac-cpu-decoder.h"
 #include "flac-cuda-decoder.h"
 #include "flac-input-bytes.h"
@@ -35,21 +38,6 @@
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_flac_dec_debug);
 
-/* "auto" sizes: a GPU needs thousands of frames in flight to be busy (one
- * thread decodes one frame, and those threads wait on memory); the CPU
- * backend only needs a few per core. A CUDA chunk holds about
- * AUTO_BATCH_FRAMES_CUDA frames of the stream (STREAMINFO's largest frame),
- * within 16..64 MiB. On the H100 host, 4620 s of 16-bit stereo without
- * MD5, best of three (first play of a pipeline / second play): 16 MiB
- * chunks 0.45 / 0.27 s, 24 MiB 0.44 / 0.20 s, 32 MiB 0.49 / 0.20 s, 48 MiB
- * 0.52 / 0.20 s: small batches leave the GPU waiting on memory, large ones
- * cost more pinned memory to set up and a longer fill and drain.
- * 6-channel 24-bit frames are 40 KB and more. */
-#define AUTO_BATCH_FRAMES_CUDA 3072
-#define AUTO_BATCH_FRAMES_CPU 256
-#define AUTO_CHUNK_SIZE_CUDA_MIN (16u * 1024 * 1024)
-#define AUTO_CHUNK_SIZE_CUDA_MAX (64u * 1024 * 1024)
-#define AUTO_CHUNK_SIZE_CPU (8u * 1024 * 1024)
 /* room beyond a chunk for the upstream buffer that completes it */
 inline constexpr size_t kChunkSlack = 4u * 1024 * 1024;
 /* Live input (upstream answers the latency query as live): a batch is
@@ -128,8 +116,11 @@ struct DecState {
   gint reorder_map[8] = {}; /* FLAC channel i goes to output position reorder_map[i] */
   /* backends */
   std::unique_ptr<CpuDecoder> cpu;
-  CudaDecoder cuda;
-  bool use_cuda = false;
+  CudaDecoder cuda; /* the CUDA backend's, and the pinned memory `in` gathers chunks in */
+  std::unique_ptr<FlacBatchBackend> cpu_backend;
+  std::unique_ptr<FlacBatchBackend> cuda_backend; /* null where built without CUDA */
+  bool use_cuda = false; /* batches go to cuda_backend */
+  FlacBatchBackend *active () const { return use_cuda ? cuda_backend.get () : cpu_backend.get (); }
   /* backend=auto: the CUDA context is created on a thread of its own (a
    * fifth of a second on the H100) while the CPU decodes; batches go to the
    * GPU once it is ready. Without a CUDA context at hand at start, the CPU
@@ -146,8 +137,6 @@ struct DecState {
   std::atomic<size_t> prep_in {0}, prep_out {0};
   std::atomic<bool> stopping {false}; /* stop() waits: no buffers ahead then */
   unsigned prep_format_bytes = 0;
-  int next_slot = 0;
-  std::unique_ptr<Batch> in_flight; /* CUDA: submitted, not yet pushed */
   /* framed input: queued frames */
   std::vector<GstBuffer *> queued;
   std::vector<FrameHeader> queued_hdr;
@@ -192,11 +181,12 @@ struct DecState {
   int seek_tries = 0;
   std::atomic<bool> reseeking {false};
   bool eos_held = false; /* an EOS that came while reseeking (object lock) */
-  /* effective sizes (properties, or their auto values for the backend) */
+  /* effective sizes (properties, or their auto values for the backend:
+   * resize_for) */
   guint batch_frames = 0;
   guint chunk_size = 0;
-  bool auto_cuda_chunks = false;
-  bool auto_batch_frames = false, auto_chunk_size = false; /* the properties are 0 */
+  guint batch_frames_prop = 0, chunk_size_prop = 0; /* as set, 0 = auto */
+  uint64_t frame_bytes = 0; /* unframed: the stream's largest frame (0: not known) */
   /* live upstream (asked once per stream, on its first buffer) */
   bool live = false;
   bool live_known = false;
@@ -258,6 +248,7 @@ inline bool same_format (const BatchFormat &a, uint32_t ra, const BatchFormat &b
 /* cudaflacdec-output.cpp */
 GstClockTime live_batch_time (const DecState *st);
 void check_live (GstCudaFlacDec *self);
+void update_latency (GstCudaFlacDec *self);
 GstBuffer *alloc_output (GstCudaFlacDec *self, gsize size);
 GstFlowReturn count_error (GstCudaFlacDec *self, uint64_t number, uint64_t sample, int status, uint32_t samples);
 void report_error_summary (GstCudaFlacDec *self);
@@ -271,15 +262,18 @@ bool start_backends (GstCudaFlacDec *self, DecState *st);
 GstFlowReturn run_batch_now (GstCudaFlacDec *self, std::unique_ptr<Batch> b);
 GstFlowReturn finish_in_flight (GstCudaFlacDec *self);
 void join_cuda_init (DecState *st);
-void adopt_cuda_when_ready (GstCudaFlacDec *self);
+GstFlowReturn adopt_cuda_when_ready (GstCudaFlacDec *self);
+GstFlowReturn drain_batches (GstCudaFlacDec *self);
 void publish_cuda_sizes (GstCudaFlacDec *self);
-/* Whether batches may go to the GPU in this stream (sizes are chosen for it). */
+/* Whether batches go to the GPU in this stream, or will once its start-up
+ * thread is done (sizes are chosen for it). backend=auto before its
+ * decision (kCudaDeferred) decodes as backend=cpu does. */
 inline bool cuda_possible (const DecState *st)
 {
   int state = st->cuda_state.load ();
-  return st->use_cuda || state == DecState::kCudaStarting || state == DecState::kCudaDeferred;
+  return st->use_cuda || state == DecState::kCudaStarting || state == DecState::kCudaReady;
 }
-GstFlowReturn take_slot (GstCudaFlacDec *self, int *slot);
+void resize_for (GstCudaFlacDec *self, bool gpu);
 uint8_t *batch_input (GstCudaFlacDec *self, Batch &b, size_t bytes, GstFlowReturn *ret);
 void reset_stream_state (DecState *st);
 

@@ -102,37 +102,23 @@ GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
     }
     return GST_FLOW_OK;
   }
-  adopt_cuda_when_ready (self);
+  GstFlowReturn adopted = adopt_cuda_when_ready (self);
+  if (adopted != GST_FLOW_OK)
+    return adopted;
+  FlacBatchBackend *backend = st->active ();
+  /* The chunk is located (on the device, where the backend can) and decoded
+   * where the backend reads it: host memory for the CPU, a CUDA slot's
+   * pinned input, which the GPU decodes from the upload it located in. */
+  GstFlowReturn taken = backend->take_chunk ();
+  if (taken != GST_FLOW_OK)
+    return taken;
   LocateResult lr;
-  /* CUDA: the chunk was gathered in a slot's pinned memory; the GPU locates
-   * its frames there and decodes them from the same upload. CPU: frames are
-   * located and decoded in place, before the consumed bytes are dropped. */
-  if (st->use_cuda && st->in->slot () < 0) {
-    /* the first chunk since CUDA took over (backend=auto) is in host memory */
-    int to;
-    GstFlowReturn taken = take_slot (self, &to);
-    if (taken != GST_FLOW_OK)
-      return taken;
-    StageTimer timer (&st->stage_s[kStageStage]);
-    if (!st->in->carry_to (to, 0, st->in->size ())) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
-      return GST_FLOW_ERROR;
-    }
-  }
   uint8_t *dst = st->in->data ();
   const size_t size = st->in->size ();
   const int slot = st->in->slot ();
   {
     StageTimer timer (&st->stage_s[kStageLocate]);
-    bool located = false;
-    if (st->use_cuda && st->gpu_locate) {
-      located = st->cuda.locate (slot, size, final, st->locator->params ().scan_params (), &st->found);
-      if (located)
-        st->locator->locate_found (dst, size, final, st->found.data (), st->found.size (), &lr);
-      else
-        GST_DEBUG_OBJECT (self, "GPU frame location gave up on this chunk: locating on the CPU");
-    }
-    if (!located)
+    if (!backend->locate (final, &lr))
       st->locator->locate (dst, size, final, &lr);
   }
   if (st->trim_pending && !lr.frames.empty () && lr.frames.front ().first_sample > st->trim_to_sample &&
@@ -197,7 +183,6 @@ GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
    * that the base class always has a frame to attach later output to. */
   int n = st->pending_in - ((final || !left) ? 0 : 1);
   GstFlowReturn ret = GST_FLOW_OK;
-  bool submitted = false;
   if (batches.empty ()) {
     if (n > 0) {
       st->pending_in -= n;
@@ -213,26 +198,16 @@ GstFlowReturn process_chunk (GstCudaFlacDec *self, bool final)
        * earlier ones are pushed before the next is decoded from the same
        * slot's upload */
       batches[i]->in_frames = last ? n : 0;
-      submitted = last && st->use_cuda && !st->live;
       ret = run_batch_now (self, std::move (batches[i]));
-      if (ret == GST_FLOW_OK && !last && st->use_cuda)
-        ret = finish_in_flight (self);
+      if (ret == GST_FLOW_OK && !last)
+        ret = backend->finish ();
     }
   }
   if (ret != GST_FLOW_OK)
     return ret;
-  if (submitted) {
-    /* this slot is in flight: the rest gathers the next chunk in the next */
-    int next;
-    ret = take_slot (self, &next);
-    if (ret == GST_FLOW_OK && !st->in->carry_to (next, consumed, st->chunk_size + kChunkSlack)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("CUDA decoding failed"), ("no pinned memory"));
-      ret = GST_FLOW_ERROR;
-    }
-  } else {
-    st->in->drop_front (consumed);
-  }
-  return ret;
+  /* the rest (the next chunk's start) stays, or moves on where the chunk's
+   * memory is still being decoded */
+  return backend->release_chunk (consumed);
 }
 
 /* backend=auto, unframed: tells the CUDA start-up thread what to allocate,
@@ -315,16 +290,16 @@ GstFlowReturn handle_unframed (GstCudaFlacDec *self, GstBuffer *buf)
     GST_OBJECT_LOCK (self);
     st->metadata_done = true;
     GST_OBJECT_UNLOCK (self);
-    if (st->auto_cuda_chunks && !st->headerless) {
-      /* CUDA: room for a GPU's worth of the stream's frames */
-      guint64 frame = md.info.max_framesize ? md.info.max_framesize
+    st->frame_bytes = 0;
+    if (!st->headerless) {
+      /* CUDA chunks hold a GPU's worth of the stream's frames */
+      st->frame_bytes = md.info.max_framesize ? md.info.max_framesize
           : StreamParams::from_streaminfo (md.info).frame_bound () / 2;
-      st->chunk_size = (guint) CLAMP (frame * AUTO_BATCH_FRAMES_CUDA, (guint64) AUTO_CHUNK_SIZE_CUDA_MIN,
-          (guint64) AUTO_CHUNK_SIZE_CUDA_MAX);
-      GST_INFO_OBJECT (self, "chunks of %u bytes (frames up to %" G_GUINT64_FORMAT " bytes)", st->chunk_size,
-          frame);
-      if (st->cuda_state.load () == DecState::kCudaStarting)
-        publish_cuda_sizes (self);
+      if (cuda_possible (st)) {
+        resize_for (self, true);
+        if (st->cuda_state.load () == DecState::kCudaStarting)
+          publish_cuda_sizes (self);
+      }
     }
   }
   /* live: whatever has come is located now (its last frame waits for the

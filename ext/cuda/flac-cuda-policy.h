@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * backend=auto's choice, for a stream with no CUDA context at hand: whether
- * the GPU would win back its start-up over the rest of the stream. Plain
- * host code, so that the decision is tested without a GPU
+ * the GPU would win back its start-up over the rest of the stream; and what
+ * the streaming thread does while the CUDA start-up thread runs. Plain host
+ * code, so that the decisions are tested without a GPU
  * (tests/flac/test-flac-cuda-policy.cpp).
  */
 #pragma once
@@ -54,6 +55,36 @@ inline CudaChoice choose_cuda (double cpu_s, uint64_t decoded, uint64_t total, d
     c.gpu_bound_s = pcm_left / kMd5BytesPerS;
   c.start = c.cpu_left_s - c.gpu_bound_s > kCudaStartCostS;
   return c;
+}
+
+/* The CUDA start-up thread (context, module) as the streaming thread sees
+ * it before a batch. */
+enum class CudaStartup { kUnderWay, kReady, kFailed };
+/* What the streaming thread does about it before the batch. */
+enum class CudaStartStep {
+  kCpu,      /* decode this batch on the CPU */
+  kWait,     /* wait for the thread, then ask again */
+  kAdopt,    /* decode on CUDA from this batch on */
+  kFail,     /* backend=cuda: post the error, decode nothing */
+  kFallBack, /* backend=auto: warn, decode on the CPU from now on */
+};
+
+/* required: backend=cuda (auto otherwise). backend=cuda waits for CUDA
+ * before the first batch, as if the context had been made in start(), but
+ * for live input: there the CPU decodes while the context is made, so that
+ * the first buffers leave at once, until the end of the stream, which
+ * hears whether CUDA could start. A live backend=auto stays on the CPU (a
+ * batch of a frame or two decodes sooner there than through the GPU). */
+inline CudaStartStep cuda_start_step (bool required, bool live, bool at_eos, CudaStartup s)
+{
+  if (required) {
+    if (s == CudaStartup::kUnderWay)
+      return live && !at_eos ? CudaStartStep::kCpu : CudaStartStep::kWait;
+    return s == CudaStartup::kReady ? CudaStartStep::kAdopt : CudaStartStep::kFail;
+  }
+  if (live || s == CudaStartup::kUnderWay)
+    return CudaStartStep::kCpu;
+  return s == CudaStartup::kReady ? CudaStartStep::kAdopt : CudaStartStep::kFallBack;
 }
 
 } // namespace flac

@@ -109,18 +109,8 @@ static GstFlowReturn gst_cuda_flac_dec_handle_frame (GstAudioDecoder *dec, GstBu
 {
   GstCudaFlacDec *self = GST_CUDA_FLAC_DEC (dec);
   DecState *st = self->st;
-  if (!buf) { /* drain */
-    GstFlowReturn ret = st->unframed ? process_chunk (self, true) : flush_queued (self);
-    if (ret == GST_FLOW_OK && st->use_cuda)
-      ret = finish_in_flight (self);
-    if (st->at_eos && st->unframed)
-      ret = end_unframed (self, ret);
-    if (st->at_eos) {
-      report_error_summary (self);
-      check_md5_at_eos (self);
-    }
-    return ret;
-  }
+  if (!buf)
+    return drain_batches (self);
   check_live (self);
   if (!st->framed_caps && !st->unframed && !st->metadata_done) {
     /* no framed caps: a FLAC file straight from a source */
@@ -272,11 +262,9 @@ static gboolean gst_cuda_flac_dec_start (GstAudioDecoder *dec)
   bool gpu = cuda_possible (st);
   if (!gpu)
     GST_INFO_OBJECT (self, "decoding on %u CPU threads", st->cpu->threads ());
-  st->auto_batch_frames = !batch_frames;
-  st->auto_chunk_size = !chunk_size;
-  st->batch_frames = batch_frames ? batch_frames : gpu ? AUTO_BATCH_FRAMES_CUDA : AUTO_BATCH_FRAMES_CPU;
-  st->chunk_size = chunk_size ? chunk_size : gpu ? AUTO_CHUNK_SIZE_CUDA_MIN : AUTO_CHUNK_SIZE_CPU;
-  st->auto_cuda_chunks = !chunk_size && gpu; /* sized from STREAMINFO */
+  st->batch_frames_prop = batch_frames;
+  st->chunk_size_prop = chunk_size;
+  resize_for (self, gpu);
   return TRUE;
 }
 
@@ -302,7 +290,8 @@ static gboolean gst_cuda_flac_dec_stop (GstAudioDecoder *dec)
       gst_buffer_pool_set_active (st->out_pool, FALSE);
       gst_object_unref (st->out_pool);
     }
-    st->cuda.close ();
+    if (st->cuda_backend)
+      st->cuda_backend->stop ();
     delete st;
   }
 #ifdef GPC_HAVE_CUDA_KERNELS
@@ -413,7 +402,8 @@ static void gst_cuda_flac_dec_class_init (GstCudaFlacDecClass *klass)
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
-          "Where frames are decoded: cuda (error if no CUDA device), cpu (every core), or auto "
+          "Where frames are decoded: cuda (error if no CUDA device; live input decodes on the CPU until the "
+          "CUDA context is made), cpu (every core), or auto "
           "(the CPU first; CUDA where it pays: at once where the pipeline holds a CUDA context, else once "
           "the CPU's measured rate shows the rest of the stream would take it longer than the GPU plus "
           "CUDA's start-up; a warning where CUDA is wanted and unavailable; live input stays on the CPU)",

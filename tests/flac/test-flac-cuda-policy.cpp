@@ -3,7 +3,8 @@
  *
  * backend=auto's choice between the CPU and CUDA for a one-shot decode
  * (flac-cuda-policy.h), on the cases measured on the H200 host (16 cores)
- * and on a machine of a few cores, without a GPU.
+ * and on a machine of a few cores, without a GPU; and what the streaming
+ * thread does while the CUDA start-up thread runs, for backend=cuda and auto.
  */
 #include <stdio.h>
 
@@ -45,5 +46,36 @@ int main ()
   c = choose_cuda (1.0, min77, min77, stereo16, false);
   CHECK (c.decided && !c.start, "at the end");
   printf ("backend=auto's CPU/CUDA choice: all cases as measured\n");
+
+  /* While the CUDA start-up thread runs: backend=cuda never decodes on the
+   * CPU but for live input before CUDA is ready, and never falls back */
+  using S = CudaStartup;
+  using T = CudaStartStep;
+  struct Case {
+    bool required, live, at_eos;
+    S s;
+    T want;
+  } cases[] = {
+    { true, false, false, S::kUnderWay, T::kWait },   /* as if made in start() */
+    { true, true, false, S::kUnderWay, T::kCpu },     /* live: the first buffers at once */
+    { true, true, true, S::kUnderWay, T::kWait },     /* a live stream's end hears the outcome */
+    { true, false, false, S::kReady, T::kAdopt },
+    { true, true, false, S::kReady, T::kAdopt },      /* live too: CUDA was asked for */
+    { true, false, false, S::kFailed, T::kFail },
+    { true, true, false, S::kFailed, T::kFail },
+    { true, true, true, S::kFailed, T::kFail },
+    { false, false, false, S::kUnderWay, T::kCpu },   /* auto: the CPU while it starts */
+    { false, false, true, S::kUnderWay, T::kCpu },
+    { false, false, false, S::kReady, T::kAdopt },
+    { false, false, false, S::kFailed, T::kFallBack },
+    { false, true, false, S::kReady, T::kCpu },       /* auto, live: the CPU */
+    { false, true, false, S::kFailed, T::kCpu },
+  };
+  for (const Case &k : cases) {
+    T got = cuda_start_step (k.required, k.live, k.at_eos, k.s);
+    CHECK (got == k.want, "backend=%s live %d eos %d startup %d: step %d, want %d", k.required ? "cuda" : "auto",
+        k.live, k.at_eos, (int) k.s, (int) got, (int) k.want);
+  }
+  printf ("CUDA start-up steps: all %zu cases as specified\n", sizeof cases / sizeof cases[0]);
   return 0;
 }
