@@ -90,10 +90,20 @@ ProResScheduler::~ProResScheduler ()
   delete kernel_;
 }
 
-void ProResScheduler::set_pacing (uint32_t in_flight, uint32_t batch)
+ProResPacing ProResPacing::choose (bool live, int in_flight_prop, int batch_prop)
 {
-  in_flight_ = in_flight;
-  batch_ = MAX (batch, 1u);
+  ProResPacing p;
+  p.in_flight = in_flight_prop != kAuto ? (uint32_t) in_flight_prop :
+      live ? kLiveInFlight : kThroughputInFlight;
+  p.batch = batch_prop != kAuto ? (uint32_t) MAX (batch_prop, 1) :
+      live ? kLiveBatch : kThroughputBatch;
+  return p;
+}
+
+void ProResScheduler::set_pacing (const ProResPacing &pacing)
+{
+  in_flight_ = pacing.in_flight;
+  batch_ = MAX (pacing.batch, 1u);
 }
 
 void ProResScheduler::trim ()

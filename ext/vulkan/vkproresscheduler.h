@@ -21,6 +21,30 @@
 
 namespace gpc {
 
+/* How many frames are in flight and how many go in one submission. What
+ * the properties left at kAuto mean: upstream not live, throughput, as
+ * measured on the H100 (docs/performance.md): 16-frame batches let the
+ * split path's serial first passes of many frames run at once (2160p HQ:
+ * 789 fps with batches of 1, 2211 with 16). Upstream live: the fewest
+ * frames that keep the GPU busy, one frame a submission and two in flight
+ * (one decoding while the next is uploaded). The element reports
+ * in_flight frames of latency. */
+struct ProResPacing {
+  static const int kAuto = -1;
+  static const uint32_t kMaxInFlight = 32;
+  static const uint32_t kThroughputInFlight = 32, kThroughputBatch = 16;
+  static const uint32_t kLiveInFlight = 2, kLiveBatch = 1;
+
+  uint32_t in_flight = kThroughputInFlight;
+  uint32_t batch = kThroughputBatch;
+
+  /* From the properties (kAuto or a count) and upstream's liveness. */
+  static ProResPacing choose (bool live, int in_flight_prop, int batch_prop);
+  bool operator!= (const ProResPacing &o) const {
+    return in_flight != o.in_flight || batch != o.batch;
+  }
+};
+
 class ProResScheduler {
  public:
   /* A frame the scheduler gives back: finished, or dropped by drop(). */
@@ -40,7 +64,7 @@ class ProResScheduler {
   ~ProResScheduler ();
 
   /* Frames in flight (the window; 0: wait for each) and per submission. */
-  void set_pacing (uint32_t in_flight, uint32_t batch);
+  void set_pacing (const ProResPacing &pacing);
 
   /* Prepares `frame`'s GPU work as `c` lays it out: decoding into the
    * planes of `vk_out` (memory:VulkanBuffer output, prores_vk_output_layout),
