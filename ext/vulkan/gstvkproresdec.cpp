@@ -18,7 +18,9 @@
  *
  * Output is `memory:VulkanBuffer` (one storage buffer per plane with a
  * #GstVideoMeta, nothing read back) when downstream asks for it, else system
- * memory through an internal download. Formats as FFmpeg decodes the
+ * memory: in the buffers of the pool downstream offers (written by the GPU
+ * where they are host-visible Vulkan memory of the same device), else the
+ * decoder's downloads themselves (vkproresdelivery.h). Formats as FFmpeg decodes the
  * stream: I422_10LE / Y444_10LE for the 4:2:2 profiles, Y444_12LE /
  * I422_12LE for 4444 and 4444 XQ, A422_10LE / A444_10LE with alpha at 10
  * bits, AYUV64 for 4:4:4 with alpha at 12 bits (GStreamer 1.22 has no
@@ -146,7 +148,7 @@ update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
   GST_OBJECT_UNLOCK (self);
   if (state->caps)
     gst_caps_unref (state->caps);
-  state->caps = self->delivery->configure (c, GST_VIDEO_DECODER_SRC_PAD (dec), mode,
+  state->caps = self->delivery->configure (c, info, GST_VIDEO_DECODER_SRC_PAD (dec), mode,
       gst_video_info_to_caps (info));
   GST_INFO_OBJECT (self, "output %" GST_PTR_FORMAT, state->caps);
 
@@ -163,17 +165,18 @@ update_output_state (GstVkProResDec * self, const gpc::ProResOutConfig & c,
 }
 
 /* memory:VulkanBuffer: our own pool. System memory: the base class
- * takes downstream's pool (or makes one), then the delivery decides how
- * frames go into it. */
+ * takes downstream's pool (or makes one), which gets every frame where
+ * downstream offered it (see ProResDelivery). */
 static gboolean
 gst_vk_prores_dec_decide_allocation (GstVideoDecoder * dec, GstQuery * query)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (dec);
   if (self->delivery->vulkan ())
     return self->delivery->decide_vulkan (query, self->vk.device, self->pacing.in_flight + 2);
+  const bool offered = gst_query_get_n_allocation_pools (query) > 0;
   if (!GST_VIDEO_DECODER_CLASS (parent_class)->decide_allocation (dec, query))
     return FALSE;
-  self->delivery->decide_system (GST_OBJECT (self), query);
+  self->delivery->decide_system (GST_OBJECT (self), query, offered);
   return TRUE;
 }
 

@@ -3,6 +3,7 @@
  */
 #include "vkproresdelivery.h"
 
+#include "compute/gpcvkbuffer.h"
 #include "gpc-parallel-copy.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vk_prores_dec_debug);
@@ -11,8 +12,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vk_prores_dec_debug);
 namespace gpc {
 
 ProResDelivery::ProResDelivery (GstVulkanDevice *device, ParallelCopy *copier)
-    : downloads_ (device), copier_ (copier)
+    : device_ (device), downloads_ (device), copier_ (copier)
 {
+  gst_video_info_init (&info_);
 }
 
 ProResDelivery::~ProResDelivery ()
@@ -45,13 +47,14 @@ bool ProResDelivery::peer_wants_vulkan (GstPad *src, ProResOutputMemory mode, Gs
   return want;
 }
 
-GstCaps *ProResDelivery::configure (const ProResOutConfig &c, GstPad *src,
-    ProResOutputMemory mode, GstCaps *caps)
+GstCaps *ProResDelivery::configure (const ProResOutConfig &c, const GstVideoInfo *info,
+    GstPad *src, ProResOutputMemory mode, GstCaps *caps)
 {
   GstCaps *vkcaps = gst_caps_copy (caps);
   gst_caps_set_features (vkcaps, 0,
       gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER, NULL));
   config_ = c;
+  info_ = *info;
   vulkan_ = peer_wants_vulkan (src, mode, vkcaps);
   gst_caps_unref (vulkan_ ? caps : vkcaps);
   /* The decoder drops the old pool itself (deactivating it here could
@@ -110,20 +113,16 @@ bool ProResDelivery::decide_vulkan (GstQuery *query, GstVulkanDevice *device, gu
   return true;
 }
 
-/* A pool of a kind of its own (GL, XImage, Vulkan, DMABuf...) gets every
- * frame; a plain system-memory one would only cost a copy, so our finished
- * downloads are lent instead (see output). */
-void ProResDelivery::decide_system (GstObject *element, GstQuery *query)
+void ProResDelivery::decide_system (GstObject *element, GstQuery *query, bool offered)
 {
-  downstream_pool_ = false;
+  downstream_pool_ = offered;
+  direct_ = Direct::kUnknown;
   video_meta_ = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   GstBufferPool *pool = NULL;
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
   if (!pool)
     return;
-  const GType t = G_OBJECT_TYPE (pool);
-  downstream_pool_ = t != GST_TYPE_VIDEO_BUFFER_POOL && t != GST_TYPE_BUFFER_POOL;
   if (video_meta_ && gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META)) {
     GstStructure *config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -131,15 +130,39 @@ void ProResDelivery::decide_system (GstObject *element, GstQuery *query)
       GST_DEBUG_OBJECT (element, "pool %" GST_PTR_FORMAT " refused VideoMeta", pool);
   }
   GST_DEBUG_OBJECT (element, "system memory into %" GST_PTR_FORMAT " (%s), VideoMeta %s", pool,
-      downstream_pool_ ? "downstream's kind of memory: frames copied in" :
-      "plain memory: downloads lent", video_meta_ ? "read" : "not read");
+      offered ? "downstream's: frames go into its buffers" : "ours: downloads lent",
+      video_meta_ ? "read" : "not read");
   gst_object_unref (pool);
 }
 
-GstFlowReturn ProResDelivery::prepare (GstVideoDecoder *dec, GstVideoCodecFrame *frame,
-    GstBuffer **vk_out, GstBuffer **download, GError **error)
+bool ProResDelivery::gpu_writable (GstBuffer *buf, ProResDownload *d) const
 {
-  *vk_out = *download = NULL;
+  for (guint32 p = 0; p < config_.n_planes; p++) {
+    GstMemory *m;
+    gsize off;
+    gint stride;
+    if (!video_plane_location (buf, &info_, p, &m, &off, &stride) || stride <= 0
+        || (gsize) stride < config_.row_bytes[p] || !gst_is_vulkan_buffer_memory (m))
+      return false;
+    GstVulkanBufferMemory *vm = (GstVulkanBufferMemory *) m;
+    const gsize need = (gsize) stride * (config_.height - 1) + config_.row_bytes[p];
+    if (vm->device->device != device_->device
+        || !(vm->vk_mem->properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
+        || !(vm->usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT) || off + need > m->size)
+      return false;
+    d->mem[p] = vm;
+    d->offset[p] = m->offset + off;
+    d->stride[p] = (gsize) stride;
+  }
+  d->buffer = buf;
+  return true;
+}
+
+GstFlowReturn ProResDelivery::prepare (GstVideoDecoder *dec, GstVideoCodecFrame *frame,
+    GstBuffer **vk_out, ProResDownload *download, GError **error)
+{
+  *vk_out = NULL;
+  *download = ProResDownload ();
   if (vulkan_) {
     GstFlowReturn ret = gst_video_decoder_allocate_output_frame (dec, frame);
     if (ret != GST_FLOW_OK)
@@ -148,13 +171,43 @@ GstFlowReturn ProResDelivery::prepare (GstVideoDecoder *dec, GstVideoCodecFrame 
     set_flags (*vk_out);
     return GST_FLOW_OK;
   }
-  *download = downloads_.acquire (config_, error);
-  return *download ? GST_FLOW_OK : GST_FLOW_ERROR;
+  GstBufferPool *pool = downstream_pool_ && direct_ != Direct::kNo ?
+      gst_video_decoder_get_buffer_pool (dec) : NULL;
+  if (pool) {
+    GstBufferPoolAcquireParams params = {};
+    params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+    GstBuffer *buf = NULL;
+    if (gst_buffer_pool_is_active (pool)
+        && gst_buffer_pool_acquire_buffer (pool, &buf, &params) == GST_FLOW_OK) {
+      const bool direct = gpu_writable (buf, download);
+      if (direct_ == Direct::kUnknown)
+        GST_DEBUG_OBJECT (dec, "downstream's pool %" GST_PTR_FORMAT " %s", pool, direct ?
+            "holds host-visible Vulkan memory of our device: the GPU writes into it" :
+            "does not hold Vulkan memory that the GPU can write: frames copied into it");
+      direct_ = direct ? Direct::kYes : Direct::kNo;
+      if (!direct)
+        gst_buffer_unref (buf);
+    }
+    gst_object_unref (pool);
+    if (download->buffer)
+      return GST_FLOW_OK;
+  }
+  GstBuffer *buf = downloads_.acquire (config_, error);
+  if (!buf)
+    return GST_FLOW_ERROR;
+  *download = prores_host_download (buf, config_);
+  return GST_FLOW_OK;
 }
 
 GstFlowReturn ProResDelivery::output (GstVideoDecoder *dec, GstVideoCodecFrame *frame,
     GstBuffer *download)
 {
+  if (download->pool) {
+    /* Downstream's own buffer, which the GPU wrote. */
+    gst_buffer_replace (&frame->output_buffer, download);
+    set_flags (frame->output_buffer);
+    return GST_FLOW_OK;
+  }
   GstFlowReturn ret = GST_FLOW_OK;
   GstVideoCodecState *state = gst_video_decoder_get_output_state (dec);
   GstBuffer *lent = state && !downstream_pool_ ?

@@ -39,15 +39,16 @@ GstFlowReturn ProResFrames::queue (GstVideoCodecFrame *frame, const uint8_t *dat
     const prores::Frame &parsed, const ProResOutConfig &c, prores::IdctFlavor idct)
 {
   GError *error = NULL;
-  GstBuffer *vk_out, *download;
+  GstBuffer *vk_out;
+  ProResDownload download;
   GstFlowReturn ret = delivery_->prepare (dec_, frame, &vk_out, &download, &error);
   if (ret != GST_FLOW_OK && !error) {
     gst_video_decoder_drop_frame (dec_, frame);
     return ret;
   }
   const bool queued = ret == GST_FLOW_OK && sched_->queue (frame, data, size, parsed, c, idct,
-      vk_out, download, &error);
-  gst_clear_buffer (&download);
+      vk_out, download.buffer ? &download : NULL, &error);
+  gst_clear_buffer (&download.buffer);
   if (!queued || !sched_->submit (true, dropper (), &error)) {
     GST_ELEMENT_ERROR (dec_, RESOURCE, FAILED,
         ("Failed to submit ProRes decoding to the Vulkan device"),
