@@ -146,8 +146,10 @@ bool ProResDelivery::gpu_writable (GstBuffer *buf, ProResDownload *d) const
       return false;
     GstVulkanBufferMemory *vm = (GstVulkanBufferMemory *) m;
     const gsize need = (gsize) stride * (config_.height - 1) + config_.row_bytes[p];
-    if (vm->device->device != device_->device
-        || !(vm->vk_mem->properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
+    /* Coherent: downstream maps it without invalidating the host's view. */
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    if (vm->device->device != device_->device || (vm->vk_mem->properties & host) != host
         || !(vm->usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT) || off + need > m->size)
       return false;
     d->mem[p] = vm;
