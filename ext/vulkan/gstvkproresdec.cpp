@@ -427,6 +427,8 @@ gst_vk_prores_dec_start (GstVideoDecoder * dec)
         ("Failed to set up ProRes decoding on the Vulkan device"),
         ("%s", error ? error->message : "unknown"));
     g_clear_error (&error);
+    delete self->delivery;      /* stop() follows only a start that succeeded */
+    self->delivery = nullptr;
     return FALSE;
   }
   self->frames->set_pacing (self->pacing);
