@@ -8,6 +8,20 @@
 
 namespace gpc {
 
+uint32_t prores_caps_depth (const GstStructure *s)
+{
+  /* qtdemux says "variant", matroskademux "format" (same names); the
+   * latter writes "standard" for FourCCs it does not know (4444 XQ among
+   * them): there, let the chroma format decide as for unknown streams. */
+  const gchar *variant = gst_structure_get_string (s, "variant");
+  if (variant)
+    return prores::bit_depth_for_variant (variant);
+  const gchar *format = gst_structure_get_string (s, "format");
+  if (format && g_strcmp0 (format, "standard") != 0)
+    return prores::bit_depth_for_variant (format);
+  return prores::bit_depth_for_variant (NULL);
+}
+
 ProResOutConfig prores_out_config (const prores::FrameHeader &h, uint32_t variant_depth,
     bool skip_alpha, bool *alpha_dropped)
 {
@@ -38,6 +52,32 @@ ProResOutConfig prores_out_config (const prores::FrameHeader &h, uint32_t varian
     c.row_bytes[p] = c.pack_ayuv64 ? c.width * 8 :
         ((p == 1 || p == 2) && !c.chroma_444 ? (c.width + 1) / 2 : c.width) * 2;
   return c;
+}
+
+void prores_output_info (GstVideoInfo *info, const ProResOutConfig &c,
+    const prores::ProbeInfo &p)
+{
+  if (c.interlace) {
+    GST_VIDEO_INFO_INTERLACE_MODE (info) = GST_VIDEO_INTERLACE_MODE_INTERLEAVED;
+    GST_VIDEO_INFO_FIELD_ORDER (info) = c.interlace == 1 ?
+        GST_VIDEO_FIELD_ORDER_TOP_FIELD_FIRST : GST_VIDEO_FIELD_ORDER_BOTTOM_FIELD_FIRST;
+  }
+  if (GST_VIDEO_INFO_FPS_N (info) == 0 && p.fps_n) {
+    GST_VIDEO_INFO_FPS_N (info) = (gint) p.fps_n;
+    GST_VIDEO_INFO_FPS_D (info) = (gint) p.fps_d;
+  }
+  /* 0 and 2 mean "unspecified": keep GStreamer's default for the size. */
+  if (p.matrix_coefficients && p.matrix_coefficients != 2)
+    info->colorimetry.matrix = gst_video_color_matrix_from_iso (p.matrix_coefficients);
+  if (p.color_primaries && p.color_primaries != 2)
+    info->colorimetry.primaries = gst_video_color_primaries_from_iso (p.color_primaries);
+  if (p.transfer_characteristic && p.transfer_characteristic != 2)
+    info->colorimetry.transfer = gst_video_transfer_function_from_iso (p.transfer_characteristic);
+  /* ProRes codes limited-range Y'CbCr (RDD 36; an alpha plane is full
+   * range, but the colorimetry describes Y'CbCr), as FFmpeg and so
+   * avdec_prores report it; a container's explicit range is kept. */
+  if (info->colorimetry.range == GST_VIDEO_COLOR_RANGE_UNKNOWN)
+    info->colorimetry.range = GST_VIDEO_COLOR_RANGE_16_235;
 }
 
 ProResHostLayout prores_host_layout (const ProResOutConfig &c)

@@ -43,12 +43,21 @@ struct ProResOutConfig {
   bool operator!= (const ProResOutConfig &o) const { return !(*this == o); }
 };
 
+/* The bit depth that the input caps' variant says (0 if unknown). */
+uint32_t prores_caps_depth (const GstStructure *caps);
+
 /* The output for a frame header. variant_depth: bit depth from the caps'
  * variant (0 if unknown). GStreamer 1.22 has no planar 12-bit format with
  * alpha (A444_12LE came later): 4:4:4 goes to AYUV64 (lossless, 12 bits
  * widened to 16); 4:2:2 drops alpha and sets *alpha_dropped. */
 ProResOutConfig prores_out_config (const prores::FrameHeader &h, uint32_t variant_depth,
     bool skip_alpha, bool *alpha_dropped);
+
+/* What the output caps say beyond format and size (`info`, from the
+ * input caps): interlacing from `c`; frame rate where the input caps have
+ * none, colour description and range from the frame header (`probe`). */
+void prores_output_info (GstVideoInfo *info, const ProResOutConfig &c,
+    const prores::ProbeInfo &probe);
 
 /* Host (download) layout: output planes back to back, cropped rows rounded
  * up to whole words. */

@@ -30,6 +30,15 @@ bool prores_device_can_decode (const VkPhysicalDeviceProperties &props,
  * closes it again. `why` says how the rank was decided. */
 GstRank prores_probe_rank (std::string *why);
 
+/* Whether `element` is being tried by a decodebin3 older than 1.24, which
+ * passes the errors of a candidate decoder on to the application (stopping
+ * the pipeline) even when it then replaces the decoder. */
+bool prores_tried_by_old_decodebin3 (GstElement *element);
+
+/* An error message turned into a warning with the same error and details
+ * (takes `error`). */
+GstMessage *prores_error_as_warning (GstMessage *error);
+
 /* Registers what the probe depends on with the registry (see above). */
 void prores_add_probe_dependencies (GstPlugin *plugin);
 

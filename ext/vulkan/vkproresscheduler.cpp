@@ -4,6 +4,7 @@
 #include "vkproresscheduler.h"
 
 #include "compute/gpcvkcompat.h"
+#include "compute/gpcvkcopy.h"
 
 #include <vector>
 
@@ -50,6 +51,20 @@ claim_gpu_state (VkExec *exec, GstVulkanBufferMemory *m, VkPipelineStageFlags st
   barrier_set (&m->barrier.parent, stage, access, exec->queue ());
 }
 
+ProResDownload prores_host_download (GstBuffer *buffer, const ProResOutConfig &c)
+{
+  const ProResHostLayout l = prores_host_layout (c);
+  ProResDownload d;
+  d.buffer = buffer;
+  GstVulkanBufferMemory *m = vk_buffer_memory (buffer);
+  for (uint32_t p = 0; p < c.n_planes; p++) {
+    d.mem[p] = m;
+    d.offset[p] = m->parent.offset + l.offset[p];
+    d.stride[p] = l.stride[p];
+  }
+  return d;
+}
+
 ProResScheduler *ProResScheduler::create (GstVulkanDevice *device, GstVulkanQueue *queue,
     ParallelCopy *copier, GError **error)
 {
@@ -90,10 +105,20 @@ ProResScheduler::~ProResScheduler ()
   delete kernel_;
 }
 
-void ProResScheduler::set_pacing (uint32_t in_flight, uint32_t batch)
+ProResPacing ProResPacing::choose (bool live, int in_flight_prop, int batch_prop)
 {
-  in_flight_ = in_flight;
-  batch_ = MAX (batch, 1u);
+  ProResPacing p;
+  p.in_flight = in_flight_prop != kAuto ? (uint32_t) in_flight_prop :
+      live ? kLiveInFlight : kThroughputInFlight;
+  p.batch = batch_prop != kAuto ? (uint32_t) MAX (batch_prop, 1) :
+      live ? kLiveBatch : kThroughputBatch;
+  return p;
+}
+
+void ProResScheduler::set_pacing (const ProResPacing &pacing)
+{
+  in_flight_ = pacing.in_flight;
+  batch_ = MAX (pacing.batch, 1u);
 }
 
 void ProResScheduler::trim ()
@@ -120,12 +145,12 @@ void ProResScheduler::release (Pending &p)
   p.fence = NULL;
   free_job (p.job);
   p.job = NULL;
-  gst_clear_buffer (&p.download);
+  gst_clear_buffer (&p.download.buffer);
 }
 
 bool ProResScheduler::queue (void *frame, const uint8_t *data, size_t size,
     const prores::Frame &parsed, const ProResOutConfig &c, prores::IdctFlavor idct,
-    GstBuffer *vk_out, GstBuffer *download, GError **error)
+    GstBuffer *vk_out, const ProResDownload *download, GError **error)
 {
   prores::GpuFrameParams fp;
   std::vector<prores::GpuSliceDesc> slices;
@@ -166,7 +191,8 @@ bool ProResScheduler::queue (void *frame, const uint8_t *data, size_t size,
      * 2160p HQ on the H100 against 132 with the kernel writing host memory
      * itself (docs/performance.md). */
     const ProResHostLayout l = prores_host_layout (c);
-    forget_gpu_state (vk_buffer_memory (download));
+    for (guint32 p = 0; p < c.n_planes; p++)
+      forget_gpu_state (download->mem[p]);
     staged_out = device_cache_->acquire (l.size, error);
     if (!staged_out)
       return false;
@@ -228,8 +254,12 @@ bool ProResScheduler::queue (void *frame, const uint8_t *data, size_t size,
       outp };
   const guint32 slot = (guint32) (submitted_++ % kSlots);
   config_ = c;
-  pending_.push_back ({ frame, NULL, slot, fp.num_slices,
-      download ? gst_buffer_ref (download) : NULL, job });
+  ProResDownload d;
+  if (download) {
+    d = *download;
+    gst_buffer_ref (d.buffer);
+  }
+  pending_.push_back ({ frame, NULL, slot, fp.num_slices, d, job });
   unsubmitted_++;
   return true;
 }
@@ -292,16 +322,21 @@ bool ProResScheduler::submit (bool full_only, const DropFn &drop, GError **error
     Pending &f = pending_[i];
     Job *job = f.job;
     if (job->staged_out) {
-      /* The decoded planes to the host in one transfer. */
+      /* The decoded planes to the host, a transfer each (one region a
+       * plane where the strides agree). */
       GstVulkanBufferMemory *src = vk_buffer_memory (job->staged_out);
-      GstVulkanBufferMemory *dst = vk_buffer_memory (f.download);
+      const ProResHostLayout l = prores_host_layout (c);
+      const ProResDownload &d = f.download;
       exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-      claim_gpu_state (exec, dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-      VkBufferCopy region = { 0, 0, prores_host_layout (c).size };
-      vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
+      for (guint32 p = 0; p < c.n_planes; p++)
+        claim_gpu_state (exec, d.mem[p], VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_WRITE_BIT);
+      for (guint32 p = 0; p < c.n_planes; p++)
+        vk_copy_rows (exec, src, l.offset[p], l.stride[p], d.mem[p], d.offset[p], d.stride[p],
+            c.row_bytes[p], c.height);
       exec->keep (GST_MINI_OBJECT_CAST (job->staged_out));
     }
-    exec->keep (GST_MINI_OBJECT_CAST (f.download ? f.download : job->out));
+    exec->keep (GST_MINI_OBJECT_CAST (f.download.buffer ? f.download.buffer : job->out));
   }
   if (ok) {
     /* Status slots and downloads to the host, once for the batch. */
@@ -310,10 +345,11 @@ bool ProResScheduler::submit (bool full_only, const DropFn &drop, GError **error
         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     claim_gpu_state (exec, (GstVulkanBufferMemory *) status_, VK_PIPELINE_STAGE_HOST_BIT,
         VK_ACCESS_HOST_READ_BIT);
-    for (size_t i = first; i < pending_.size (); i++)
-      if (pending_[i].download)
-        claim_gpu_state (exec, vk_buffer_memory (pending_[i].download),
-            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    for (size_t i = first; i < pending_.size (); i++) {
+      const ProResDownload &d = pending_[i].download;
+      for (guint32 p = 0; d.buffer && p < c.n_planes; p++)
+        claim_gpu_state (exec, d.mem[p], VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    }
   }
   GstVulkanFence *fence = NULL;
   if (begun)
@@ -360,9 +396,13 @@ bool ProResScheduler::complete_oldest (Done *done, const DropFn &drop, GError **
     drop (f.frame);
     return false;
   }
+  /* What the finished submissions kept goes now: an output buffer the
+   * base class does not hold alone is copied on the way out, which would
+   * take it out of its pool. */
+  exec_->collect ();
   const guint32 *s = (const guint32 *) status_map_.data + 4 * f.slot;
-  *done = { f.frame, f.download, f.num_slices, s[0], s[1] ? s[1] - 1 : 0, s[2] };
-  f.download = NULL;            /* handed over */
+  *done = { f.frame, f.download.buffer, f.num_slices, s[0], s[1] ? s[1] - 1 : 0, s[2] };
+  f.download.buffer = NULL;     /* handed over */
   release (f);
   return true;
 }

@@ -21,13 +21,51 @@
 
 namespace gpc {
 
+/* How many frames are in flight and how many go in one submission. What
+ * the properties left at kAuto mean: upstream not live, throughput, as
+ * measured on the H100 (docs/performance.md): 16-frame batches let the
+ * split path's serial first passes of many frames run at once (2160p HQ:
+ * 789 fps with batches of 1, 2211 with 16). Upstream live: the fewest
+ * frames that keep the GPU busy, one frame a submission and two in flight
+ * (one decoding while the next is uploaded). The element reports
+ * in_flight frames of latency. */
+struct ProResPacing {
+  static const int kAuto = -1;
+  static const uint32_t kMaxInFlight = 32;
+  static const uint32_t kThroughputInFlight = 32, kThroughputBatch = 16;
+  static const uint32_t kLiveInFlight = 2, kLiveBatch = 1;
+
+  uint32_t in_flight = kThroughputInFlight;
+  uint32_t batch = kThroughputBatch;
+
+  /* From the properties (kAuto or a count) and upstream's liveness. */
+  static ProResPacing choose (bool live, int in_flight_prop, int batch_prop);
+  bool operator!= (const ProResPacing &o) const {
+    return in_flight != o.in_flight || batch != o.batch;
+  }
+};
+
+/* Where a system-memory frame is downloaded: plane by plane into
+ * host-visible Vulkan buffer memories of the decoder's device that
+ * transfers may write, at byte offsets into their VkBuffers, with their
+ * strides. `buffer` holds them; it is given back with the finished frame. */
+struct ProResDownload {
+  GstBuffer *buffer = nullptr;
+  GstVulkanBufferMemory *mem[GST_VIDEO_MAX_PLANES] = {};
+  gsize offset[GST_VIDEO_MAX_PLANES] = {};
+  gsize stride[GST_VIDEO_MAX_PLANES] = {};
+};
+
+/* `buffer`'s one memory in the host layout of `c` (prores_host_layout). */
+ProResDownload prores_host_download (GstBuffer *buffer, const ProResOutConfig &c);
+
 class ProResScheduler {
  public:
   /* A frame the scheduler gives back: finished, or dropped by drop(). */
   using DropFn = std::function<void (void *frame)>;
   struct Done {
     void *frame;
-    GstBuffer *download;        /* its host planes (a reference) when queued with one */
+    GstBuffer *download;        /* its download's buffer (a reference) when queued with one */
     uint32_t slices;            /* of both fields */
     uint32_t failed;            /* slices that failed to decode */
     uint32_t first_failed;      /* the first of them */
@@ -40,15 +78,15 @@ class ProResScheduler {
   ~ProResScheduler ();
 
   /* Frames in flight (the window; 0: wait for each) and per submission. */
-  void set_pacing (uint32_t in_flight, uint32_t batch);
+  void set_pacing (const ProResPacing &pacing);
 
   /* Prepares `frame`'s GPU work as `c` lays it out: decoding into the
    * planes of `vk_out` (memory:VulkanBuffer output, prores_vk_output_layout),
-   * or, with `download` (host-visible, prores_host_layout), into device
-   * memory and then one transfer there. False (error set): not queued. */
+   * or, with `download`, into device memory in the host layout and then
+   * transfers there. False (error set): not queued. */
   bool queue (void *frame, const uint8_t *data, size_t size, const prores::Frame &parsed,
-      const ProResOutConfig &c, prores::IdctFlavor idct, GstBuffer *vk_out, GstBuffer *download,
-      GError **error);
+      const ProResOutConfig &c, prores::IdctFlavor idct, GstBuffer *vk_out,
+      const ProResDownload *download, GError **error);
   /* Records and submits the frames queued since the last submission, all
    * of them or (full_only) once they make a batch. False (error set): those
    * frames were given to drop. */
@@ -73,7 +111,7 @@ class ProResScheduler {
     GstVulkanFence *fence;      /* NULL until its batch is submitted */
     uint32_t slot;
     uint32_t num_slices;
-    GstBuffer *download;
+    ProResDownload download;    /* its buffer a reference, or NULL */
     Job *job;                   /* until submitted */
   };
   ProResScheduler () {}

@@ -484,6 +484,18 @@ check_same_picture (GstBuffer * a, GstBuffer * b, const GstVideoInfo * info)
   gst_video_frame_unmap (&fa);
 }
 
+void
+gpc_vk_test_padded_alignment (GstVideoAlignment * align)
+{
+  gst_video_alignment_reset (align);
+  align->padding_top = 2;
+  align->padding_left = 8;
+  align->padding_right = 24;
+  align->padding_bottom = 3;
+  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++)
+    align->stride_align[p] = 63;
+}
+
 /* The pool the harness sink offers in gpc_vk_test_allocation, and the
  * harness's own query function for every other query. */
 static GstBufferPool *offered_pool;
@@ -498,16 +510,8 @@ offer_padded_pool (GstPad * pad, GstObject * parent, GstQuery * query)
   gst_query_parse_allocation (query, &caps, NULL);
   GstVideoInfo info;
   fail_unless (gst_video_info_from_caps (&info, caps));
-  /* Padding on every side and 64-byte strides, as a display sink's pool
-   * may have: the element must honour the strides its buffers' metas say. */
   GstVideoAlignment align;
-  gst_video_alignment_reset (&align);
-  align.padding_top = 2;
-  align.padding_left = 8;
-  align.padding_right = 24;
-  align.padding_bottom = 3;
-  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++)
-    align.stride_align[p] = 63;
+  gpc_vk_test_padded_alignment (&align);
   GstStructure *config = gst_buffer_pool_get_config (offered_pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info), 0, 0);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);

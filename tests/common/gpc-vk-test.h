@@ -100,6 +100,11 @@ void gpc_vk_test_start_failures (const char *launch);
  * otherwise, and an explicit value holds either way. */
 void gpc_vk_test_live_latency (const char *launch);
 
+/* Padding on every side and 64-byte strides, as a display sink's pool
+ * may ask for: an element writing into such a pool's buffers must honour
+ * the strides and offsets their GstVideoMeta says. */
+void gpc_vk_test_padded_alignment (GstVideoAlignment * align);
+
 /* Allocation of the filter `element` (gst-launch syntax, e.g. "vkvvcalf")
  * from system-memory `in_caps` to system-memory `out_caps`:
  * - its answer to upstream's ALLOCATION query holds GstVideoMeta and a pool;

@@ -11,11 +11,13 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <gst/vulkan/vulkan.h>
 #include <glib/gstdio.h>
 
 #include <stdio.h>
 #include <string.h>
 
+#include <atomic>
 #include <deque>
 #include <map>
 #include <string>
@@ -611,18 +613,69 @@ G_DEFINE_TYPE (TestPool, test_pool, GST_TYPE_VIDEO_BUFFER_POOL);
 static void test_pool_class_init (TestPoolClass *) {}
 static void test_pool_init (TestPool *) {}
 
+/* Padded pictures in host-visible Vulkan buffers (one per plane, each
+ * plane 2 bytes in) of the decoder's device, with a GstVideoMeta: what a
+ * Vulkan-aware element may offer for system-memory caps. */
+struct VkHostPool {
+  GstBufferPool parent;
+  GstVulkanDevice *device;
+};
+typedef GstBufferPoolClass VkHostPoolClass;
+G_DEFINE_TYPE (VkHostPool, vk_host_pool, GST_TYPE_BUFFER_POOL);
+
+static GstFlowReturn vk_host_pool_alloc (GstBufferPool *pool, GstBuffer **buffer,
+    GstBufferPoolAcquireParams *)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstCaps *caps = nullptr;
+  GstVideoInfo info;
+  fail_unless (gst_buffer_pool_config_get_params (config, &caps, nullptr, nullptr, nullptr));
+  fail_unless (caps && gst_video_info_from_caps (&info, caps));
+  gst_structure_free (config);
+  GstVideoAlignment align;
+  gpc_vk_test_padded_alignment (&align);
+  fail_unless (gst_video_info_align (&info, &align));
+  GstBuffer *sys = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&info), nullptr);
+  *buffer = gpc_vk_test_to_vulkan_buffers (((VkHostPool *) pool)->device, sys, &info, false, true);
+  gst_buffer_unref (sys);
+  GstVideoMeta *meta = gst_buffer_get_video_meta (*buffer);
+  meta->meta.flags = (GstMetaFlags) (meta->meta.flags | GST_META_FLAG_POOLED);
+  return GST_FLOW_OK;
+}
+
+static void vk_host_pool_finalize (GObject *object)
+{
+  gst_clear_object (&((VkHostPool *) object)->device);
+  G_OBJECT_CLASS (vk_host_pool_parent_class)->finalize (object);
+}
+
+static void vk_host_pool_class_init (VkHostPoolClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = vk_host_pool_finalize;
+  klass->alloc_buffer = vk_host_pool_alloc;
+}
+
+static void vk_host_pool_init (VkHostPool *) {}
+
 namespace {
 
-/* How downstream answers the allocation query. */
+/* What downstream offers in its answer to the allocation query. */
+enum class Offer {
+  kNone,          /* no pool (GstVideoMeta read) */
+  kPaddedPlain,   /* a GstVideoBufferPool of padded pictures */
+  kOwnKind,       /* a pool of its own kind */
+  kOwnKindNoMeta, /* the same, GstVideoMeta not read */
+  kVulkanHost,    /* VkHostPool */
+};
+
 struct AllocAnswer {
-  GType pool_type;
-  bool video_meta;
+  Offer offer;
   GstBufferPool *pool;
 };
 
 } // namespace
 
-static GstPadProbeReturn answer_allocation (GstPad *, GstPadProbeInfo *info, gpointer data)
+static GstPadProbeReturn answer_allocation (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
   GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
   if (GST_QUERY_TYPE (q) != GST_QUERY_ALLOCATION)
@@ -633,46 +686,106 @@ static GstPadProbeReturn answer_allocation (GstPad *, GstPadProbeInfo *info, gpo
   GstVideoInfo vi;
   fail_unless (caps && gst_video_info_from_caps (&vi, caps));
   gst_clear_object (&a->pool);
-  a->pool = (GstBufferPool *) gst_object_ref_sink (g_object_new (a->pool_type, nullptr));
-  gst_query_add_allocation_pool (q, a->pool, vi.size, 0, 0);
-  if (a->video_meta)
+  if (a->offer == Offer::kPaddedPlain) {
+    a->pool = gst_video_buffer_pool_new ();
+    GstVideoAlignment align;
+    gpc_vk_test_padded_alignment (&align);
+    GstStructure *config = gst_buffer_pool_get_config (a->pool);
+    gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&vi), 0, 0);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
+    gst_buffer_pool_config_set_video_alignment (config, &align);
+    fail_unless (gst_buffer_pool_set_config (a->pool, config));
+  } else if (a->offer == Offer::kOwnKind || a->offer == Offer::kOwnKindNoMeta) {
+    a->pool = (GstBufferPool *) gst_object_ref_sink (g_object_new (test_pool_get_type (), nullptr));
+  } else if (a->offer == Offer::kVulkanHost) {
+    /* The decoder's device, from the decoder (`pad` is its source pad). */
+    GstQuery *cq = gst_query_new_context (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
+    fail_unless (gst_pad_query (pad, cq));
+    GstContext *ctx = nullptr;
+    gst_query_parse_context (cq, &ctx);
+    VkHostPool *pool = (VkHostPool *) gst_object_ref_sink (g_object_new (vk_host_pool_get_type (),
+            nullptr));
+    fail_unless (ctx && gst_context_get_vulkan_device (ctx, &pool->device));
+    gst_query_unref (cq);
+    a->pool = GST_BUFFER_POOL_CAST (pool);
+  }
+  if (a->pool)
+    gst_query_add_allocation_pool (q, a->pool, vi.size, 0, 0);
+  if (a->offer != Offer::kOwnKindNoMeta)
     gst_query_add_allocation_meta (q, GST_VIDEO_META_API_TYPE, nullptr);
   return GST_PAD_PROBE_HANDLED;
 }
 
-/* System-memory output and downstream's allocation answer: a pool of its
- * own kind gets every frame; with a plain pool our downloads are lent (no
- * copy), with a GstVideoMeta where downstream reads it. Bit-exact either
- * way. */
+/* Messages of the decoder that say the GPU writes into downstream's
+ * buffers (ProResDelivery::prepare). */
+static std::atomic<int> g_gpu_writes_downstream;
+
+static void count_gpu_writes (GstDebugCategory *cat, GstDebugLevel, const gchar *, const gchar *,
+    gint, GObject *, GstDebugMessage *message, gpointer)
+{
+  const gchar *text = gst_debug_message_get (message);
+  if (!strcmp (gst_debug_category_get_name (cat), "vkproresdec") && text
+      && strstr (text, "the GPU writes into it"))
+    g_gpu_writes_downstream++;
+}
+
+/* System-memory output and downstream's allocation answer: a pool that
+ * downstream offers gets every frame, laid out as its GstVideoMeta says
+ * (padded strides), written there by the GPU where its buffers are
+ * host-visible Vulkan memory of our device; without a pool the downloads
+ * are lent (no copy), with a GstVideoMeta where downstream reads it.
+ * Bit-exact either way. */
 GST_START_TEST (allocation)
 {
-  const Vector &v = vector_named ("ks_4444_alpha16_97x53.mov");
-  const uint32_t depth = bit_depth_for_fourcc (v.info.fourcc.c_str ());
-  AllocAnswer answers[] = { { test_pool_get_type (), true, nullptr },
-    { test_pool_get_type (), false, nullptr }, { GST_TYPE_VIDEO_BUFFER_POOL, true, nullptr } };
-  for (AllocAnswer &a : answers) {
-    GstHarness *h = new_decoder (nullptr, false);
-    GstPad *src = gst_element_get_static_pad (h->element, "src");
-    gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation, &a, nullptr);
-    gst_object_unref (src);
-    set_vector_caps (h, v);
-    std::vector<Output> outs = decode_all (h, v);
-    fail_unless (a.pool != nullptr, "no allocation query");
-    const bool own_kind = a.pool_type != GST_TYPE_VIDEO_BUFFER_POOL;
-    for (size_t k = 0; k < outs.size (); k++) {
-      GstBuffer *b = outs[k].buf;
-      fail_unless_equals_int (b->pool == a.pool, own_kind);
-      if (!own_kind)
-        fail_unless (gst_buffer_get_video_meta (b) != nullptr);
-      const Span &s = v.frames[k];
-      DecodedFrame ref = reference (&v.data[s.offset], s.size, depth, false, IdctFlavor::kX86);
-      std::string why;
-      fail_unless (same_planes (planes_of (b, outs[k].caps), ref, &why), "%s", why.c_str ());
+  gst_debug_set_threshold_for_name ("vkproresdec", GST_LEVEL_DEBUG);
+  gst_debug_add_log_function (count_gpu_writes, nullptr, nullptr);
+  const char *names[] = { "ks_4444_alpha16_97x53.mov", "ks_4444_alpha8_346x202.mov",
+    "aw_hq_336x200.mov" };
+  const Offer offers[] = { Offer::kNone, Offer::kPaddedPlain, Offer::kOwnKind,
+    Offer::kOwnKindNoMeta, Offer::kVulkanHost };
+  for (const char *name : names) {
+    const Vector &v = vector_named (name);
+    const uint32_t depth = bit_depth_for_fourcc (v.info.fourcc.c_str ());
+    for (Offer offer : offers) {
+      AllocAnswer a = { offer, nullptr };
+      g_gpu_writes_downstream = 0;
+      GstHarness *h = new_decoder (nullptr, false);
+      GstPad *src = gst_element_get_static_pad (h->element, "src");
+      gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, answer_allocation, &a, nullptr);
+      gst_object_unref (src);
+      set_vector_caps (h, v);
+      std::vector<Output> outs = decode_all (h, v);
+      fail_unless (offer == Offer::kNone || a.pool != nullptr, "no allocation query");
+      for (size_t k = 0; k < outs.size (); k++) {
+        GstBuffer *b = outs[k].buf;
+        GstVideoMeta *meta = gst_buffer_get_video_meta (b);
+        GstVideoInfo info;
+        fail_unless (gst_video_info_from_caps (&info, outs[k].caps));
+        fail_unless (b->pool == a.pool, "%s, offer %d: frame %zu is not in the offered pool",
+            name, (int) offer, k);
+        if (offer != Offer::kOwnKindNoMeta)
+          fail_unless (meta != nullptr);
+        if (offer == Offer::kPaddedPlain || offer == Offer::kVulkanHost)
+          fail_unless (meta->stride[0] % 64 == 0
+              && meta->stride[0] > GST_VIDEO_INFO_PLANE_STRIDE (&info, 0), "stride %d",
+              meta->stride[0]);
+        if (offer == Offer::kVulkanHost)
+          fail_unless (gst_is_vulkan_buffer_memory (gst_buffer_peek_memory (b, 0)));
+        const Span &s = v.frames[k];
+        DecodedFrame ref = reference (&v.data[s.offset], s.size, depth, false, IdctFlavor::kX86);
+        std::string why;
+        fail_unless (same_planes (planes_of (b, outs[k].caps), ref, &why), "%s, offer %d: %s",
+            name, (int) offer, why.c_str ());
+      }
+      free_outputs (outs);
+      teardown (h);
+      gst_clear_object (&a.pool);
+      fail_unless_equals_int (g_gpu_writes_downstream.load (), offer == Offer::kVulkanHost ? 1 : 0);
     }
-    free_outputs (outs);
-    teardown (h);
-    gst_clear_object (&a.pool);
   }
+  gst_debug_remove_log_function (count_gpu_writes);
+  gst_debug_unset_threshold_for_name ("vkproresdec");
   gpc_vk_test_check_validation ();
 }
 GST_END_TEST;

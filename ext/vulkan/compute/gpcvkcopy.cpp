@@ -3,6 +3,8 @@
  */
 #include "gpcvkcopy.h"
 
+#include <vector>
+
 namespace gpc {
 
 static VkImageSubresourceLayers
@@ -43,6 +45,31 @@ void vk_download_image (VkExec *exec, GstVulkanImageMemory *img, GstVulkanBuffer
   vkCmdCopyImageToBuffer (exec->cmd (), img->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
       dst->buffer, 1, &region);
   vk_ready_for_host (exec, dst);
+}
+
+void vk_copy_rows (VkExec *exec, GstVulkanBufferMemory *src, gsize src_offset, gsize src_stride,
+    GstVulkanBufferMemory *dst, gsize dst_offset, gsize dst_stride, gsize row_bytes,
+    uint32_t rows)
+{
+  if (rows == 0 || row_bytes == 0)
+    return;
+  const GstVulkanBarrierMemoryInfo &sb = src->barrier.parent;
+  if (sb.pipeline_stages != VK_PIPELINE_STAGE_TRANSFER_BIT
+      || sb.access_flags != VK_ACCESS_TRANSFER_READ_BIT)
+    exec->barrier (src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  const GstVulkanBarrierMemoryInfo &db = dst->barrier.parent;
+  if (db.pipeline_stages != VK_PIPELINE_STAGE_TRANSFER_BIT
+      || db.access_flags != VK_ACCESS_TRANSFER_WRITE_BIT)
+    exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (src_stride == dst_stride) {
+    VkBufferCopy region = { src_offset, dst_offset, src_stride * (rows - 1) + row_bytes };
+    vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, 1, &region);
+    return;
+  }
+  std::vector<VkBufferCopy> regions (rows);
+  for (uint32_t r = 0; r < rows; r++)
+    regions[r] = { src_offset + r * src_stride, dst_offset + r * dst_stride, row_bytes };
+  vkCmdCopyBuffer (exec->cmd (), src->buffer, dst->buffer, rows, regions.data ());
 }
 
 void vk_ready_for_host (VkExec *exec, GstVulkanBufferMemory *mem)

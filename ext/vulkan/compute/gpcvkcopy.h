@@ -24,6 +24,15 @@ void vk_copy_image (VkExec *exec, GstVulkanImageMemory *src, GstVulkanImageMemor
 void vk_download_image (VkExec *exec, GstVulkanImageMemory *img, GstVulkanBufferMemory *dst,
     gsize offset, uint32_t width, uint32_t height);
 
+/* `rows` rows of `row_bytes` from `src` into `dst`, each at its byte
+ * offset into its VkBuffer and with its stride: one region where the
+ * strides agree, else one a row. `src` is made readable by transfers;
+ * `dst` writable, unless its last use is a transfer write already (a
+ * buffer the caller claimed, or planes of one buffer copied in turn). */
+void vk_copy_rows (VkExec *exec, GstVulkanBufferMemory *src, gsize src_offset, gsize src_stride,
+    GstVulkanBufferMemory *dst, gsize dst_offset, gsize dst_stride, gsize row_bytes,
+    uint32_t rows);
+
 /* `mem`, written by shaders of this submission, ready for the host to read
  * once the submission's fence has signalled. */
 void vk_ready_for_host (VkExec *exec, GstVulkanBufferMemory *mem);
