@@ -4,7 +4,8 @@
 # same run (SPDX-License-Identifier: LGPL-2.1-or-later).
 #
 # Usage: pipeline-bench.sh [--ffmpeg PATH|none] [--ffmpeg-vulkan PATH] [--runs N]
-#                          [--startup-frames N] [--vk-props "PROP=V ..."] clip.mov ...
+#                          [--startup-frames N] [--vk-props "PROP=V ..."] [--queue]
+#                          clip.mov ...
 # Long clips (1,000 frames or more) from a few frames: prores-longclip.
 # vkproresdec must be on GST_PLUGIN_PATH. For each clip, each row is one
 # command, timed from start to exit:
@@ -18,6 +19,9 @@
 #   --ffmpeg-vulkan PATH: an FFmpeg build with the Vulkan ProRes hwaccel (8.1 or
 #     later; given by the user, never downloaded here), frames left on the GPU
 #     (-hwaccel vulkan -hwaccel_output_format vulkan ... -f null -) and downloaded
+# --queue: a queue between qtdemux and the GStreamer decoders, so that reading
+#   and demuxing run on a thread of their own, as in decodebin and playbin
+#   (their multiqueue).
 #     (-hwaccel vulkan ... -f null -). Skipped, saying so, when the build does not
 #     decode ProRes on Vulkan.
 # --vk-props: vkproresdec properties for both of its rows (default: none, the
@@ -38,6 +42,7 @@ runs=3
 short=10
 vk_props=
 clips=()
+demux_queue=()
 while [ $# -gt 0 ]; do
   case $1 in
     --ffmpeg) ffmpeg_sw=$2; shift 2 ;;
@@ -45,6 +50,7 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --startup-frames) short=$2; shift 2 ;;
     --vk-props) vk_props=$2; shift 2 ;;
+    --queue) demux_queue=(queue !); shift ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;
     *) clips+=("$1"); shift ;;
   esac
@@ -85,7 +91,8 @@ run_row () { # row clip [n]
   local cut=() ffcut=()
   [ -n "$n" ] && cut=(identity eos-after="$n" !) && ffcut=(-frames:v "$n")
   # --no-fault: a crash ends the run instead of spinning until the timeout.
-  local gst=(gst-launch-1.0 -q --no-fault filesrc location="$clip" ! qtdemux ! "${cut[@]}")
+  local gst=(gst-launch-1.0 -q --no-fault filesrc location="$clip" ! qtdemux ! "${cut[@]}"
+    "${demux_queue[@]}")
   case $row in
     vk-gpu) "${gst[@]}" vkproresdec $vk_props ! 'video/x-raw(memory:VulkanBuffer)' ! fakesink ;;
     vk-sys) "${gst[@]}" vkproresdec $vk_props ! video/x-raw ! fakesink ;;
