@@ -4,7 +4,8 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
+# Steps: motion motion-old vmaf vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
+#        prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
@@ -37,6 +38,14 @@ for s in "$@"; do
   case $s in
     motion) step motion 120 $b/benchmarks/vmafmotion/bench-vmafmotion
       tail -n 12 "$out/motion.txt" ;;
+    vmaf) # vkvmaf at 1080p and 2160p 10-bit, beside libvmaf when the kit has it (LIBVMAF_RUNNER)
+      runner=(); [ -x "$kit/bin/vmaf-bench-libvmaf" ] && runner=(--libvmaf-runner "$kit/bin/vmaf-bench-libvmaf")
+      step vmaf 200 $b/benchmarks/vmaf/bench-vmaf --frames 600 "${runner[@]}"
+      tail -n 20 "$out/vmaf.txt" ;;
+    vmaf-check) # vkvmaf = CPU references (and libvmaf) bit for bit on 2160p 10-bit frames
+      runner=(); [ -x "$kit/bin/vmaf-bench-libvmaf" ] && runner=(--libvmaf-runner "$kit/bin/vmaf-bench-libvmaf")
+      step vmaf-check 120 $b/benchmarks/vmaf/bench-vmaf --check-only --check 4 --sizes 2160 "${runner[@]}"
+      grep -E "CHECK|against|libvmaf" "$out/vmaf-check.txt" | head -20 ;;
     motion-old) # earlier builds packed in .devkit/old/<commit>/ (plugin and benchmark), then ours again
       for d in .devkit/old/* cur; do
         if [ "$d" = cur ]; then bin=$b/benchmarks/vmafmotion/bench-vmafmotion; pp=$root/$b/ext/vulkan;

@@ -3,6 +3,8 @@
 # .devkit/: GStreamer 1.22 and every library our binaries use (through
 # ../shared/device/make-kit.sh), plus the Khronos validation layer.
 # Usage (repo root, after tools/build.sh): tools/make-devkit.sh
+#   LIBVMAF_RUNNER=PATH tools/make-devkit.sh   adds libvmaf's benchmark runner
+#                                     and its libvmaf (benchmarks/vmaf)
 #   tools/make-devkit.sh --debian13   the same kit from the Debian 13 chroot
 #                                     (GStreamer 1.26; tools/debian13-chroot.sh,
 #                                     build-debian13/) into .devkit-debian13/
@@ -38,6 +40,14 @@ cp -L /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstcoretracers.so "$kitdir"/plu
 # the kit, the tree and any clips must fit the 64 MiB a device call carries.
 if [ "${DEVKIT_LEAN:-0}" = 1 ]; then
   rm -f "$kitdir"/lib/libasan.so.* "$kitdir"/lib/libubsan.so.*
+fi
+# libvmaf for benchmarks/vmaf, when the user built it (tools/build-libvmaf.sh
+# --optimised prints VMAF_BENCH): LIBVMAF_RUNNER=that path. The runner finds
+# libvmaf.so.3 in the kit's lib/ ($ORIGIN/../lib).
+if [ -n "${LIBVMAF_RUNNER:-}" ]; then
+  cp -L "$LIBVMAF_RUNNER" "$kitdir"/bin/vmaf-bench-libvmaf
+  lib=$(ldd "$LIBVMAF_RUNNER" | awk '/libvmaf\.so/ {print $3}')
+  strip --strip-unneeded -o "$kitdir"/lib/"$(basename "$lib")" "$lib"
 fi
 # A crash on the GPU machine (no gdb there) prints its backtrace with
 # LD_PRELOAD=$kitdir/lib/libsegv-backtrace.so gst-launch-1.0 --no-fault ...

@@ -93,4 +93,27 @@ double run_appsrc (GstElement *pipe, const char *src_name,
   return n / secs;
 }
 
+std::vector<unsigned> parse_list (const char *s)
+{
+  std::vector<unsigned> v;
+  for (char *p = (char *) s; *p;) {
+    v.push_back (strtoul (p, &p, 10));
+    if (*p == ',')
+      p++;
+  }
+  return v;
+}
+
+void submit_timed (gpc::VkExec *exec, gpc::VkGpuTimer *timer, std::vector<double> &ns)
+{
+  GError *err = NULL;
+  GstVulkanFence *fence = exec->submit (&err);
+  if (!fence || !exec->wait (fence, 300 * GST_SECOND, &err)) {
+    fprintf (stderr, "GPU failure: %s\n", err ? err->message : "?");
+    exit (1);
+  }
+  gst_vulkan_fence_unref (fence);
+  timer->read (ns);
+}
+
 } // namespace gpc_bench

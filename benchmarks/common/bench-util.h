@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "compute/gpcvk.h"
+#include "compute/gpcvkexec.h"
+#include "compute/gpcvktimer.h"
 
 namespace gpc_bench {
 
@@ -35,5 +37,12 @@ bool open_device (Device *d);
  * frames per second, wall clock. Exits the program if the pipeline fails. */
 double run_appsrc (GstElement *pipe, const char *src_name,
     const std::vector<GstBuffer *> &frames, unsigned n);
+
+/* "1080,2160" as numbers. */
+std::vector<unsigned> parse_list (const char *s);
+
+/* Submits what `exec` recorded, waits for it and reads `timer`'s stamps
+ * (nanoseconds) into `ns`; exits the program on a GPU failure. */
+void submit_timed (gpc::VkExec *exec, gpc::VkGpuTimer *timer, std::vector<double> &ns);
 
 } // namespace gpc_bench

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench-luma.h"
 #include "bench-util.h"
 #include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkcontext.h"
@@ -64,37 +65,6 @@ make_frame (unsigned w, unsigned h, unsigned bits, unsigned t, uint64_t &seed)
     }
   }
   return f;
-}
-
-/* A device-local storage buffer holding the luma plane, uploaded once. */
-static GstBuffer *
-upload_luma (VkExec *exec, VkBufferCache &staging_cache, const std::vector<uint16_t> &f,
-    const LumaLayout &l, unsigned w, unsigned h, gsize stride)
-{
-  GError *err = NULL;
-  GstMemory *mem = vk_storage_alloc (exec->device (), stride * h, false, &err);
-  GstBuffer *staging = staging_cache.acquire (stride * h, &err);
-  GstMapInfo map;
-  GstMemory *smem = gst_buffer_peek_memory (staging, 0);
-  gst_memory_map (smem, &map, GST_MAP_WRITE);
-  for (unsigned y = 0; y < h; y++)
-    for (unsigned x = 0; x < w; x++)
-      luma_store (map.data + y * stride, l, x, f[(size_t) y * w + x]);
-  gst_memory_unmap (smem, &map);
-  exec->begin (&err);
-  VkBufferCopy region = { 0, 0, stride * h };
-  vkCmdCopyBuffer (exec->cmd (), ((GstVulkanBufferMemory *) smem)->buffer,
-      ((GstVulkanBufferMemory *) mem)->buffer, 1, &region);
-  ((GstVulkanBufferMemory *) mem)->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
-  ((GstVulkanBufferMemory *) mem)->barrier.parent.access_flags = VK_ACCESS_TRANSFER_WRITE_BIT;
-  exec->keep (GST_MINI_OBJECT_CAST (staging));
-  gst_buffer_unref (staging);
-  GstVulkanFence *fence = exec->submit (&err);
-  exec->wait (fence, G_MAXUINT64, &err);
-  gst_vulkan_fence_unref (fence);
-  GstBuffer *buf = gst_buffer_new ();
-  gst_buffer_append_memory (buf, mem);
-  return buf;
 }
 
 /* GPU time per frame of `n` back-to-back dispatches, and of one dispatch
@@ -141,13 +111,7 @@ time_kernel (VkExec *exec, VkMotionKernel *kernel, VkGpuTimer *timer, GstMemory 
           VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
       timer->stamp (exec->cmd (), 3 + 2 * i);
     }
-    GstVulkanFence *f = exec->submit (&err);
-    if (!f || !exec->wait (f, 60 * GST_SECOND, &err)) {
-      fprintf (stderr, "GPU failure: %s\n", err ? err->message : "?");
-      exit (1);
-    }
-    gst_vulkan_fence_unref (f);
-    timer->read (ns);
+    gpc_bench::submit_timed (exec, timer, ns);
     if (rep == 0)
       continue; /* warm-up */
     *stream_us = (ns[1] - ns[0]) / 1000.0 / n;
@@ -175,26 +139,10 @@ time_pipeline (GstVulkanInstance *instance, GstVulkanDevice *device,
   GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
 
   /* Frames: the luma buffer plus chroma planes, with a video meta. */
-  GstVideoInfo info;
-  gst_video_info_set_format (&info, gst_video_format_from_string (fmt), c.w, c.h);
   std::vector<GstBuffer *> frames;
-  for (GstBuffer *luma : lumas) {
-    GstBuffer *b = gst_buffer_new ();
-    gst_buffer_append_memory (b, gst_buffer_get_memory (luma, 0));
-    gsize offset[4] = { 0 }, total = stride * c.h;
-    gint strides[4] = { (gint) stride };
-    for (guint p = 1; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
-      gsize sz = (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&info, p) * GST_VIDEO_INFO_COMP_HEIGHT (&info, p);
-      gst_buffer_append_memory (b, vk_storage_alloc (device, sz, false, NULL));
-      offset[p] = total;
-      strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (&info, p);
-      total += sz;
-    }
-    gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT (&info),
-        c.w, c.h, GST_VIDEO_INFO_N_PLANES (&info), offset, strides);
-    frames.push_back (b);
-  }
-
+  for (GstBuffer *luma : lumas)
+    frames.push_back (gpc_bench::vk_video_frame (device, luma, gst_video_format_from_string (fmt),
+        c.w, c.h, stride));
   gst_object_unref (src);
   double fps = gpc_bench::run_appsrc (pipe, "src", frames, n);
   gst_object_unref (pipe);
@@ -209,24 +157,15 @@ main (int argc, char **argv)
   unsigned n_frames = 1000, cpu_frames = 6;
   uint32_t threads = 0, tile_h = 0;  /* 0: the element's defaults */
   std::vector<unsigned> sizes = { 1080, 2160 }, bits = { 8, 10 };
-  auto parse_list = [] (const char *s) {
-    std::vector<unsigned> v;
-    for (char *p = (char *) s; *p;) {
-      v.push_back (strtoul (p, &p, 10));
-      if (*p == ',')
-        p++;
-    }
-    return v;
-  };
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp (argv[i], "--frames"))
       n_frames = atoi (argv[i + 1]);
     else if (!strcmp (argv[i], "--cpu-frames"))
       cpu_frames = atoi (argv[i + 1]);
     else if (!strcmp (argv[i], "--sizes"))
-      sizes = parse_list (argv[i + 1]);
+      sizes = gpc_bench::parse_list (argv[i + 1]);
     else if (!strcmp (argv[i], "--bits"))
-      bits = parse_list (argv[i + 1]);
+      bits = gpc_bench::parse_list (argv[i + 1]);
     else if (!strcmp (argv[i], "--threads"))
       threads = (uint32_t) atoi (argv[i + 1]);
     else if (!strcmp (argv[i], "--tile-h"))
@@ -272,7 +211,7 @@ main (int argc, char **argv)
       std::vector<GstBuffer *> gpu;
       for (unsigned i = 0; i < kDistinct; i++) {
         cpu.push_back (make_frame (c.w, c.h, b, i, seed));
-        gpu.push_back (upload_luma (exec, staging, cpu.back (), l, c.w, c.h, stride));
+        gpu.push_back (gpc_bench::upload_luma (exec, staging, cpu.back (), l, c.w, c.h, stride));
       }
 
       double stream_us = 0, single_us = 0;

@@ -8,15 +8,23 @@
 # NAME.dist.gz. NAME.expect holds libvmaf's values for every frame, printed by
 # tools/vmaf-expect.c with full double precision.
 #
-# Usage: tests/media/vmaf/generate.sh LIBVMAF_SOURCE | --installed PREFIX MODEL_DIR
+# Clips no coder makes (16 bit) are derived from a coded one: its samples
+# scaled up, the new low bits a fixed dither that differs between REF and
+# DIST.
+#
+# Usage: tests/media/vmaf/generate.sh [--derived-only] LIBVMAF_SOURCE
+#        tests/media/vmaf/generate.sh [--derived-only] --installed PREFIX MODEL_DIR
 #   (tools/build-libvmaf.sh builds libvmaf and vmaf-expect; nothing of
-#   libvmaf is committed, only the printed numbers.)
+#   libvmaf is committed, only the printed numbers.) --derived-only keeps
+#   the coded clips and regenerates only the derived ones.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+derived_only=false
+if [ "${1:-}" = --derived-only ]; then derived_only=true; shift; fi
 if [ "${1:-}" = --installed ]; then
   eval "$("$root/tools/build-libvmaf.sh" --out "$work/lv" --installed "$2")"
   LIBVMAF_MODELS=$3
@@ -34,8 +42,25 @@ clips=(
   "cellauto-odd-129x75-10bit|cellauto=size=130x76:rate=25:rule=18:seed=7,boxblur=2|130x76|10|4|libx265|30|129x75"
 )
 
-: > "$here/clips.txt"
-for c in "${clips[@]}"; do
+# name  from(a clip above)  bpc
+derived=(
+  "cellauto-odd-129x75-16bit|cellauto-odd-129x75-10bit|16"
+)
+
+expect () { # name w h bpc frames: libvmaf's values of $work/ref.y, $work/dist.y
+  {
+    echo "# $1: libvmaf $version (scalar C) through tools/vmaf-expect.c; tests/media/vmaf/generate.sh"
+    echo "size $2 $3 $4 $5"
+    "$VMAF_EXPECT" "$2" "$3" "$4" "$5" "$work/ref.y" "$work/dist.y" "$LIBVMAF_MODELS"
+  } > "$here/$1.expect"
+  gzip -9 -n -c "$work/ref.y" > "$here/$1.ref.gz"
+  gzip -9 -n -c "$work/dist.y" > "$here/$1.dist.gz"
+  echo "$1: $(grep -c ' vmaf ' "$here/$1.expect") frames," \
+    "vmaf $(awk '$2 == "vmaf" { printf "%.3f ", $3 }' "$here/$1.expect")" >&2
+}
+
+$derived_only || : > "$here/clips.txt"
+$derived_only || for c in "${clips[@]}"; do
   IFS='|' read -r name src coded bpc frames enc crf stored <<< "$c"
   case $bpc in 8) fmt=yuv420p ;; 10) fmt=yuv420p10le ;; 12) fmt=yuv420p12le ;; esac
   cw=${coded%x*}; ch=${coded#*x}; sw=${stored%x*}; sh=${stored#*x}
@@ -61,14 +86,29 @@ for src, dst in (("src.yuv", "ref.y"), ("dec.yuv", "dist.y")):
             out += data[o:o + sw * bps]
     open(f"{work}/{dst}", "wb").write(out)
 EOF
-  {
-    echo "# $name: libvmaf $version (scalar C) through tools/vmaf-expect.c; tests/media/vmaf/generate.sh"
-    echo "size $sw $sh $bpc $frames"
-    "$VMAF_EXPECT" "$sw" "$sh" "$bpc" "$frames" "$work/ref.y" "$work/dist.y" "$LIBVMAF_MODELS"
-  } > "$here/$name.expect"
-  gzip -9 -n -c "$work/ref.y" > "$here/$name.ref.gz"
-  gzip -9 -n -c "$work/dist.y" > "$here/$name.dist.gz"
+  expect "$name" "$sw" "$sh" "$bpc" "$frames"
   echo "$name" >> "$here/clips.txt"
-  echo "$name: $(grep -c ' vmaf ' "$here/$name.expect") frames," \
-    "vmaf $(awk '$2 == "vmaf" { printf "%.3f ", $3 }' "$here/$name.expect")" >&2
+done
+
+for c in "${derived[@]}"; do
+  IFS='|' read -r name from bpc <<< "$c"
+  read -r _ w h from_bpc frames < <(grep '^size ' "$here/$from.expect")
+  python3 - "$here/$from" "$work" "$from_bpc" "$bpc" <<'EOF'
+import gzip, sys
+src, work, from_bpc, bpc = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+shift = bpc - from_bpc
+for kind, salt in (("ref", 1), ("dist", 2)):
+    data = gzip.open(f"{src}.{kind}.gz").read()
+    n = len(data) // 2 if from_bpc > 8 else len(data)
+    out = bytearray()
+    state = 0x9E3779B9 * salt
+    for i in range(n):
+        v = data[2 * i] | data[2 * i + 1] << 8 if from_bpc > 8 else data[i]
+        state = (state * 1103515245 + 12345) & 0xFFFFFFFF
+        v = (v << shift) | ((state >> 16) & ((1 << shift) - 1))
+        out += bytes((v & 255, v >> 8))
+    open(f"{work}/{kind}.y", "wb").write(out)
+EOF
+  expect "$name" "$w" "$h" "$bpc" "$frames"
+  grep -qx "$name" "$here/clips.txt" || echo "$name" >> "$here/clips.txt"
 done
