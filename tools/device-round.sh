@@ -88,8 +88,13 @@ for s in "$@"; do
         "$0" --seed 1 --size "$size" "$3/$src.mov" "$1/$name.mov" "$2" || exit 1
       done' $b/benchmarks/prores/prores-longclip "$pl" "${PIPELINE_FRAMES:-1000}" "$kit/clips"
       cat "$out/prores-longclips.txt"
+      # Debian's ffmpeg, packed by benchmarks/prores/pack-ffmpeg.py into $kit/ffmpeg.tar.xz.
+      ffsw=()
+      if [ -f "$kit/ffmpeg.tar.xz" ]; then
+        mkdir -p /tmp/ffpack && tar -xJf "$kit/ffmpeg.tar.xz" -C /tmp/ffpack && ffsw=(--ffmpeg /tmp/ffpack/ffmpeg/ffmpeg)
+      fi
       PIPELINE_BENCH_TIMEOUT=60 step prores-pipeline 230 bash benchmarks/prores/pipeline-bench.sh --runs 3 \
-        ${FFMPEG_VULKAN:+--ffmpeg-vulkan "$FFMPEG_VULKAN"} ${PIPELINE_BENCH_ARGS:-} \
+        "${ffsw[@]}" ${FFMPEG_VULKAN:+--ffmpeg-vulkan "$FFMPEG_VULKAN"} ${PIPELINE_BENCH_ARGS:-} \
         "$pl/hq_2160p.mov" "$pl/hq_1080p.mov" "$pl/4444_2160p.mov" "$pl/4444_1080p.mov"
       cat "$out/prores-pipeline.txt"
       rm -rf "$pl" ;;

@@ -14,7 +14,7 @@
 #       'video/x-raw(memory:VulkanBuffer)' ! fakesink
 #   vkproresdec, downloaded: the same with video/x-raw (system memory)
 #   avdec_prores (gst-libav, FFmpeg's decoder; max-threads = all cores), when installed
-#   ffmpeg -threads 0 -c:v prores -i CLIP -f null -   (FFmpeg's software decoder
+#   ffmpeg -threads 0 -f mov -c:v prores -i CLIP -f null -   (FFmpeg's software decoder
 #     on all cores: --ffmpeg PATH, else ffmpeg on PATH, else the --ffmpeg-vulkan build)
 #   --ffmpeg-vulkan PATH: an FFmpeg build with the Vulkan ProRes hwaccel (8.1 or
 #     later; given by the user, never downloaded here), frames left on the GPU
@@ -97,10 +97,10 @@ run_row () { # row clip [n]
     vk-gpu) "${gst[@]}" vkproresdec $vk_props ! 'video/x-raw(memory:VulkanBuffer)' ! fakesink ;;
     vk-sys) "${gst[@]}" vkproresdec $vk_props ! video/x-raw ! fakesink ;;
     avdec) "${gst[@]}" avdec_prores max-threads="$cores" ! fakesink ;;
-    ff-sw) "$ffmpeg_sw" -nostdin -v error -threads 0 -c:v prores -i "$clip" "${ffcut[@]}" -f null - ;;
+    ff-sw) "$ffmpeg_sw" -nostdin -v error -threads 0 -f mov -c:v prores -i "$clip" "${ffcut[@]}" -f null - ;;
     ff-vk-gpu) "$ffmpeg_vk" -nostdin -v error -hwaccel vulkan -hwaccel_output_format vulkan \
-        -i "$clip" "${ffcut[@]}" -f null - ;;
-    ff-vk-sys) "$ffmpeg_vk" -nostdin -v error -hwaccel vulkan -i "$clip" "${ffcut[@]}" -f null - ;;
+        -f mov -i "$clip" "${ffcut[@]}" -f null - ;;
+    ff-vk-sys) "$ffmpeg_vk" -nostdin -v error -hwaccel vulkan -f mov -i "$clip" "${ffcut[@]}" -f null - ;;
   esac
 }
 
