@@ -11,7 +11,6 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
-#include <gst/vulkan/vulkan.h>
 #include <glib/gstdio.h>
 
 #include <stdio.h>
