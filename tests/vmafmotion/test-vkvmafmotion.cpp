@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <functional>
@@ -459,7 +460,8 @@ GST_START_TEST (messages_and_results_files)
 {
   gpc_test::Rng rng = gpc_test::rng ("messages");
   for (const char *fmt : {"xml", "json", "csv"}) {
-    gchar *path = g_strdup_printf ("%s/motion-%s.%s", g_get_tmp_dir (), fmt, fmt);
+    /* Per process: vkvmafmotion-leaks runs this test beside vkvmafmotion. */
+    gchar *path = g_strdup_printf ("%s/motion-%d.%s", g_get_tmp_dir (), (int) getpid (), fmt);
     gchar *launch = g_strdup_printf ("videotestsrc num-buffers=10 pattern=ball ! "
         "video/x-raw,format=I420_10LE,width=96,height=54 ! vkvmafmotion results-location=%s "
         "results-format=%s frames-in-flight=%d ! fakesink", path, fmt, (int) rng.range (0, 3));

@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <algorithm>
@@ -830,7 +831,8 @@ GST_START_TEST (bad_parameters)
   /* not a multiple of 8 */
   expect_error ("vkvvcalf", nullptr, "video/x-raw,format=I420,width=60,height=64,framerate=25/1");
   /* a JSON file that is not vvc-alf-params */
-  gchar *path = g_build_filename (g_get_tmp_dir (), "vkvvcalf-bad.json", NULL);
+  /* Per process, as tests/stress.sh may run this test several times at once. */
+  gchar *path = g_strdup_printf ("%s/vkvvcalf-bad-%d.json", g_get_tmp_dir (), (int) getpid ());
   fail_unless (g_file_set_contents (path, "{\"format\":\"something\"}", -1, NULL));
   gchar *launch = g_strdup_printf ("vkvvcalf params-location=%s", path);
   expect_error (launch, nullptr);
