@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old vmaf vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
+# Steps: motion motion-old vmaf vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
 #        prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
@@ -42,6 +42,16 @@ for s in "$@"; do
       runner=(); [ -x "$kit/bin/vmaf-bench-libvmaf" ] && runner=(--libvmaf-runner "$kit/bin/vmaf-bench-libvmaf")
       step vmaf 200 $b/benchmarks/vmaf/bench-vmaf --frames 600 "${runner[@]}"
       tail -n 20 "$out/vmaf.txt" ;;
+    vmaf-breakdown) # where vkvmaf's GPU time goes, per dispatch, 1080p and 2160p 10-bit
+      step vmaf-breakdown 200 $b/benchmarks/vmaf/bench-vmaf --check 0 --no-pipeline --breakdown
+      grep -E "^(1080|2160)p|per dispatch" "$out/vmaf-breakdown.txt" ;;
+    vmaf-vif-sweep) # VIF tile and blocking settings on 2160p 10-bit (VIF_SWEEP: option sets, ';' between)
+      IFS=';' read -ra sets <<< "${VIF_SWEEP:---vif-block 1x1;--vif-block 2x2;--vif-block 4x4}"
+      for v in "${sets[@]}"; do
+        echo "--- $v"
+        timeout 120 $b/benchmarks/vmaf/bench-vmaf --sizes 2160 --check 0 --no-pipeline --breakdown $v \
+          2>&1 | tee -a "$out/vmaf-vif-sweep.txt" | grep -E "^2160p|per dispatch|failed"
+      done ;;
     vmaf-check) # vkvmaf = CPU references (and libvmaf) bit for bit on 2160p 10-bit frames
       runner=(); [ -x "$kit/bin/vmaf-bench-libvmaf" ] && runner=(--libvmaf-runner "$kit/bin/vmaf-bench-libvmaf")
       step vmaf-check 120 $b/benchmarks/vmaf/bench-vmaf --check-only --check 4 --sizes 2160 "${runner[@]}"

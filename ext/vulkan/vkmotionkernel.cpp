@@ -100,8 +100,7 @@ bool VkMotionKernel::record (VkExec *exec, const MotionPlane &prev, const Motion
     GstVulkanBufferMemory *results, uint32_t slot, uint32_t w, uint32_t h,
     const LumaLayout &l, GError **error)
 {
-  exec->barrier (results, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  vkCmdFillBuffer (exec->cmd (), results->buffer, (VkDeviceSize) slot * 8, 8, 0);
+  exec->fill (results, (VkDeviceSize) slot * 8, 8, 0);
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   if (!dispatch (exec, prev, cur, results, slot, w, h, l, error))

@@ -317,8 +317,7 @@ bool VkProResKernel::record (VkExec *exec, GstVulkanBufferMemory *input,
     barrier_set (&status->barrier.parent, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, exec->queue ());
   } else {
-    exec->barrier (status, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    vkCmdFillBuffer (exec->cmd (), status->buffer, (VkDeviceSize) slot * 16, 16, 0);
+    exec->fill (status, (VkDeviceSize) slot * 16, 16, 0);
     exec->barrier (status, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   }

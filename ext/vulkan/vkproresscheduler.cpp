@@ -287,8 +287,7 @@ bool ProResScheduler::submit (bool full_only, const DropFn &drop, GError **error
      * both buffers are free (see forget_gpu_state): no barrier before. */
     claim_gpu_state (exec, smem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     claim_gpu_state (exec, dmem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = { 0, 0, job->up_size };
-    vkCmdCopyBuffer (exec->cmd (), smem->buffer, dmem->buffer, 1, &region);
+    exec->copy (smem, 0, dmem, 0, job->up_size);
   }
   if (ok) {
     exec->global_barrier (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,

@@ -185,9 +185,7 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   gst_buffer_unref (scratch_buf);
   GstVulkanBufferMemory *table = vk_buffer_memory (table_);
 
-  exec->barrier (results, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  vkCmdFillBuffer (exec->cmd (), results->buffer, (VkDeviceSize) slot * kResultWords * 4,
-      kResultWords * 4, 0);
+  exec->fill (results, (VkDeviceSize) slot * kResultWords * 4, kResultWords * 4, 0);
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   for (int s = 0; s < kVifScales; s++) {

@@ -159,7 +159,29 @@ bool VkExec::dispatch (VkKernel *kernel, const VkDescriptorBufferInfo *infos, ui
     vkCmdPushConstants (cmd_->cmd, kernel->layout (), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size,
         push);
   vkCmdDispatch (cmd_->cmd, gx, gy, gz);
+  if (timer_)
+    timer_->stamp (cmd_->cmd, stamp_++);
   return true;
+}
+
+void VkExec::fill (GstVulkanBufferMemory *mem, VkDeviceSize offset, VkDeviceSize size,
+    uint32_t value)
+{
+  barrier (mem, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  vkCmdFillBuffer (cmd_->cmd, mem->buffer, offset, size, value);
+}
+
+void VkExec::copy (GstVulkanBufferMemory *src, VkDeviceSize src_offset,
+    GstVulkanBufferMemory *dst, VkDeviceSize dst_offset, VkDeviceSize size)
+{
+  const VkBufferCopy region = { src_offset, dst_offset, size };
+  vkCmdCopyBuffer (cmd_->cmd, src->buffer, dst->buffer, 1, &region);
+}
+
+void VkExec::time_dispatches (VkGpuTimer *timer, uint32_t first)
+{
+  timer_ = timer;
+  stamp_ = first;
 }
 
 void VkExec::keep (GstMiniObject *obj)

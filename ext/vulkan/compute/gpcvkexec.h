@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpcvkkernel.h"
+#include "gpcvktimer.h"
 
 namespace gpc {
 
@@ -52,6 +53,20 @@ class VkExec {
       uint32_t push_size, uint32_t groups_x, uint32_t groups_y, uint32_t groups_z,
       GError **error);
 
+  /* Fills `size` bytes of `mem` at `offset` with the 32-bit `value`
+   * (offset and size multiples of 4), after a barrier, as a transfer. */
+  void fill (GstVulkanBufferMemory *mem, VkDeviceSize offset, VkDeviceSize size, uint32_t value);
+  /* Copies `size` bytes; the caller has made both buffers ready for the
+   * transfer (barrier() or its own state tracking). */
+  void copy (GstVulkanBufferMemory *src, VkDeviceSize src_offset, GstVulkanBufferMemory *dst,
+      VkDeviceSize dst_offset, VkDeviceSize size);
+
+  /* Profiling, for benchmarks: with a timer set, every dispatch is
+   * followed by a timestamp at the next index (from `first`), marking the
+   * completion of all work recorded before it. nullptr turns it off. */
+  void time_dispatches (VkGpuTimer *timer, uint32_t first);
+  uint32_t next_stamp () const { return stamp_; }
+
   /* Keeps a reference (GstBuffer, GstMemory, ...) until the GPU is done. */
   void keep (GstMiniObject *obj);
 
@@ -80,6 +95,8 @@ class VkExec {
    * for reuse when only this list holds it. */
   std::vector<GstVulkanFence *> fences_;
   GstVulkanFence *acquire_fence (GError **error);
+  VkGpuTimer *timer_ = nullptr;
+  uint32_t stamp_ = 0;
 };
 
 } // namespace gpc
