@@ -11,12 +11,17 @@
  *     (tools/build-libvmaf.sh --optimised, its runner given with
  *     --libvmaf-runner): its CPU extractors on every core, and its CUDA ones
  *     where that libvmaf has them;
+ *   - where that time goes: each kernel dispatch's share of it (--breakdown);
  *   - a check that vkvmaf's first frames (scores and features, from its
  *     messages) equal the CPU references' (and libvmaf's scores) exactly.
  *
  *   bench-vmaf [--frames N] [--sizes 1080,2160] [--bits 10] [--check N]
  *              [--libvmaf-runner PATH] [--libvmaf-frames N] [--threads N]
- *              [--no-pipeline]
+ *              [--no-pipeline] [--breakdown]
+ *              [--vif-tile WxH] [--vif-block HxV] [--vif-threads N]
+ *
+ * The --vif-* options override the VIF kernel's tuning (see
+ * VifKernelOptions), to compare settings on one device.
  *
  * --check 0 skips the check; --check-only runs only the check.
  * Exit status 1 when a check differs.
@@ -123,6 +128,49 @@ time_kernels (VkExec *exec, VkGpuTimer *timer, Kernels &k, const Frames &f, unsi
       singles.push_back ((ns[3 + 2 * i] - ns[2 + 2 * i]) / 1000.0);
   }
   *single_us = median (singles);
+}
+
+/* Names of one frame's dispatches, in recording order (record_frame). */
+const char *const kDispatchNames[] = {
+  "motion SAD", "VIF scale 0", "VIF scale 1", "VIF scale 2", "VIF scale 3", "ADM DWT 0",
+  "ADM masked 0", "ADM DWT 1", "ADM masked 1", "ADM DWT 2", "ADM masked 2", "ADM DWT 3",
+  "ADM masked 3", "ADM row sums",
+};
+const unsigned kDispatches = G_N_ELEMENTS (kDispatchNames);
+
+/* GPU microseconds of each dispatch of a frame, kStream frames back to back:
+ * a timestamp after every dispatch marks when the work before it ended. */
+void
+time_dispatches (VkExec *exec, Kernels &k, const Frames &f, unsigned w, unsigned h,
+    std::vector<double> &us)
+{
+  GError *err = NULL;
+  VkGpuTimer *timer = VkGpuTimer::create (exec->queue (), 1 + kStream * kDispatches, &err);
+  if (!timer) {
+    fprintf (stderr, "timer: %s\n", err ? err->message : "?");
+    exit (1);
+  }
+  std::vector<double> ns;
+  us.assign (kDispatches, 0.0);
+  for (int rep = 0; rep < 2; rep++) {
+    bool ok = exec->begin (&err);
+    timer->reset (exec->cmd ());
+    timer->stamp (exec->cmd (), 0);
+    exec->time_dispatches (timer, 1);
+    for (unsigned i = 0; ok && i < kStream; i++)
+      ok = record_frame (exec, k, f, i, w, h, &err);
+    const uint32_t stamps = exec->next_stamp ();
+    exec->time_dispatches (nullptr, 0);
+    if (!ok || stamps != 1 + kStream * kDispatches) {
+      fprintf (stderr, "recording failed: %s\n", err ? err->message : "dispatch count");
+      exit (1);
+    }
+    submit_timed (exec, timer, ns);
+  }
+  for (unsigned i = 0; i < kStream; i++)
+    for (unsigned d = 0; d < kDispatches; d++)
+      us[d] += (ns[1 + i * kDispatches + d] - ns[i * kDispatches + d]) / 1000.0 / kStream;
+  delete timer;
 }
 
 struct PipelineRun {
@@ -272,7 +320,8 @@ int
 main (int argc, char **argv)
 {
   unsigned n_frames = 600, check_frames = 3, libvmaf_frames = 48, threads = 0;
-  bool pipeline = true, check_only = false;
+  bool pipeline = true, check_only = false, breakdown = false;
+  VifKernelOptions vif_options;
   std::string runner;
   std::vector<unsigned> sizes = { 1080, 2160 }, bits = { 10 };
   for (int i = 1; i < argc; i++) {
@@ -295,6 +344,14 @@ main (int argc, char **argv)
       threads = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--no-pipeline"))
       pipeline = false;
+    else if (!strcmp (argv[i], "--breakdown"))
+      breakdown = true;
+    else if (!strcmp (argv[i], "--vif-tile") && has)
+      sscanf (argv[++i], "%ux%u", &vif_options.tile_w, &vif_options.tile_h);
+    else if (!strcmp (argv[i], "--vif-block") && has)
+      sscanf (argv[++i], "%ux%u", &vif_options.block_h, &vif_options.block_v);
+    else if (!strcmp (argv[i], "--vif-threads") && has)
+      vif_options.threads = atoi (argv[++i]);
     else {
       fprintf (stderr, "unknown argument %s (see the head of bench-vmaf.cpp)\n", argv[i]);
       return 2;
@@ -309,7 +366,7 @@ main (int argc, char **argv)
   VkExec *exec = VkExec::create (dev.queue, &err);
   Kernels k;
   k.motion = exec ? VkMotionKernel::create (dev.device, &err) : NULL;
-  k.vif = k.motion ? VkVifKernel::create (dev.device, &err) : NULL;
+  k.vif = k.motion ? VkVifKernel::create (dev.device, &err, vif_options) : NULL;
   k.adm = k.vif ? VkAdmKernel::create (dev.device, AdmParams (), &err) : NULL;
   VkGpuTimer *timer = k.adm ? VkGpuTimer::create (dev.queue, 2 + 8, &err) : NULL;
   if (timer) {
@@ -395,6 +452,21 @@ main (int argc, char **argv)
         g_free (c1), g_free (c2), g_free (r1), g_free (r2), g_free (r3);
         if (!cpu.version.empty ())
           notes.push_back (std::string (name) + ": libvmaf " + cpu.version);
+        if (breakdown) {
+          std::vector<double> us;
+          time_dispatches (exec, k, f, w, h, us);
+          std::string line = std::string (name) + ": GPU us per dispatch:";
+          double total = 0;
+          for (unsigned d = 0; d < kDispatches; d++) {
+            char item[64];
+            snprintf (item, sizeof item, "%s %s %.1f", d ? "," : "", kDispatchNames[d], us[d]);
+            line += item;
+            total += us[d];
+          }
+          char item[32];
+          snprintf (item, sizeof item, " (sum %.1f)", total);
+          notes.push_back (line + item);
+        }
       }
       for (GstBuffer *g : f.ref)
         gst_buffer_unref (g);
