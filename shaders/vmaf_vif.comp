@@ -21,6 +21,16 @@
 //   A = sum c hi, B = sum c lo,
 // and the gain's double arithmetic is either proved exact from integer
 // bounds (fast path) or emulated exactly (vmaf_vif_double.glsl).
+//
+// The emulation is long and rarely needed (a few pixels per frame), and
+// compiled into this kernel its registers would cut the occupancy of the
+// filters (a third of the kernel's time on an H200). So each scale has two
+// dispatches: the main one (TAIL false) lists the pixels the fast path
+// cannot decide in a buffer (per workgroup in shared memory, then one
+// global reservation), and the tail (TAIL true) emulates them. A workgroup
+// whose list does not fit the buffer adds nothing; it queues its tile, and
+// the tail filters that tile again, with the emulation inline, and adds the
+// whole tile: every tile is counted by exactly one dispatch.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
@@ -40,6 +50,10 @@ layout (constant_id = 7) const uint BPC = 8u;
 // that many outputs, held in registers. They divide TILE_H and TILE_W.
 layout (constant_id = 8) const int KV = 1;
 layout (constant_id = 9) const int KH = 1;
+// The tail dispatch of the scale (see above).
+layout (constant_id = 10) const bool TAIL = false;
+// Workgroups of the tail dispatch.
+const uint TAIL_GROUPS = 32u;
 
 const int R = 8 >> SCALE;       // filter radius of this scale
 const int RD = 4 >> SCALE;      // radius of the next scale's filter
@@ -61,6 +75,11 @@ layout (std430, binding = 3) readonly buffer Log2Buf { uint log2_words[]; };
 // Per result slot and scale: num_log, den_log, num_non_log, den_non_log as
 // (low, high) 32-bit pairs.
 layout (std430, binding = 4) buffer Result { uint result[]; };
+// Pixels for the exact emulation: per scale s, word s counts the entries
+// listed (past the capacity: reserved but not written), word 4 + s the
+// tiles queued; the scale's list (3 words an entry: sigma1_sq, sigma2_sq,
+// sigma12; an entry of zeros is empty) and its queue follow elsewhere.
+layout (std430, binding = 5) buffer Exact { uint exact[]; };
 
 layout (push_constant) uniform Params {
   uint ref_offset;   // scale 0: bytes (multiple of 4); else words
@@ -75,6 +94,10 @@ layout (push_constant) uniform Params {
   uint limit_hi;
   uint limit_int;    // the limit when it is an integer, else 0
   float limit_f;     // the limit as a float
+  uint list_offset;  // words, in Exact
+  uint list_cap;     // entries
+  uint queue_offset; // words, in Exact (one per tile of the scale)
+  uint tiles_x;      // tiles per row of the scale
 } pc;
 
 #include "vmaf_vif_gain.glsl"
@@ -101,6 +124,9 @@ shared uint tile[TH][TW];       // reference | distorted << 16
 // load per tap in the horizontal pass.
 shared uvec4 vres[TILE_H][TW];
 shared uint tile_sums[8];
+// (sigma1_sq, sigma2_sq, sigma12) of the pixels left to the exact emulation.
+shared uint exact_list[3 * TILE_W * TILE_H];
+shared uint exact_n;
 
 // Reflect-101, clamped first so that the halo of tiles past the picture's
 // end stays inside it (their outputs are discarded).
@@ -137,23 +163,23 @@ void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, VifLimit lim, inout u
   add64 (acc[1], log2_fixed (uint (sigma1_sq) + 131072u, 0u) - 2048u * 17u);
   if (sigma12 > 0 && sigma2_sq > 0) {
     uint term;
-    if (EXACT_ONLY || !num_log_fast (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim, term))
-      term = num_log_exact (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim);
-    add64 (acc[0], term);
+    if (!EXACT_ONLY && num_log_fast (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim, term)) {
+      add64 (acc[0], term);
+    } else if (TAIL) {
+      add64 (acc[0], num_log_exact (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim));
+    } else {
+      const uint e = 3u * atomicAdd (exact_n, 1u);
+      exact_list[e] = uint (sigma1_sq);
+      exact_list[e + 1u] = uint (sigma2_sq);
+      exact_list[e + 2u] = uint (sigma12);
+    }
   }
 }
 
-void main ()
+// The tile at (x0, y0) with its halo, both pictures in one word per sample.
+void load_tile (int x0, int y0, int w, int h)
 {
   const int t = int (gl_LocalInvocationIndex);
-  const int w = int (pc.width), h = int (pc.height);
-  const int x0 = int (gl_WorkGroupID.x) * TILE_W;
-  const int y0 = int (gl_WorkGroupID.y) * TILE_H;
-
-  if (t < 8)
-    tile_sums[t] = 0u;
-
-  // The tile with its halo, both pictures in one word per sample.
   for (int i = t; i < TH * TW; i += NTHREADS) {
     const int ty = i / TW, tx = i % TW;
     const uint gy = uint (mirror (y0 + ty - R, h));
@@ -167,15 +193,18 @@ void main ()
     }
     tile[ty][tx] = v;
   }
-  barrier ();
+}
 
-  // Vertical pass. Scale 0 brings means from bpc to 16 bits and moments from
-  // 2 bpc to 32 (8-bit moments fit as they are); coarser scales drop 16
-  // bits from both.
-  const uint mean_shift = SCALE == 0 ? BPC : 16u;
-  const uint mom_shift = SCALE == 0 ? 2u * (BPC - 8u) : 16u;
-  const uint mom_mask = (1u << mom_shift) - 1u;
-  const int rows = min (TILE_H, h - y0);
+// Scale 0 brings means from bpc to 16 bits and moments from 2 bpc to 32
+// (8-bit moments fit as they are); coarser scales drop 16 bits from both.
+const uint MEAN_SHIFT = SCALE == 0 ? BPC : 16u;
+const uint MOM_SHIFT = SCALE == 0 ? 2u * (BPC - 8u) : 16u;
+
+// Vertical pass of the tile's `rows` first rows into vres.
+void vertical_pass (int rows)
+{
+  const int t = int (gl_LocalInvocationIndex);
+  const uint mom_mask = (1u << MOM_SHIFT) - 1u;
   for (int i = t; i < (TILE_H / KV) * TW; i += NTHREADS) {
     const int c = i % TW, r0 = (i / TW) * KV;
     if (r0 >= rows)
@@ -189,8 +218,8 @@ void main ()
       const uint v = tile[r0 + j][c];
       const uint x = v & 0xffffu, y = v >> 16;
       const uint xx = x * x, yy = y * y, xy = x * y;
-      const uint term[8] = uint[8] (x, y, xx >> mom_shift, xx & mom_mask, yy >> mom_shift,
-          yy & mom_mask, xy >> mom_shift, xy & mom_mask);
+      const uint term[8] = uint[8] (x, y, xx >> MOM_SHIFT, xx & mom_mask, yy >> MOM_SHIFT,
+          yy & mom_mask, xy >> MOM_SHIFT, xy & mom_mask);
       for (int o = 0; o < KV; o++) {
         const int k = j - o;
         if (k < 0 || k > 2 * R)
@@ -200,21 +229,20 @@ void main ()
           sums[q][o] += f * term[q];
       }
     }
-    const uint mr = 1u << (mean_shift - 1u);
+    const uint mr = 1u << (MEAN_SHIFT - 1u);
     for (int o = 0; o < KV; o++)
-      vres[r0 + o][c] = uvec4 (((sums[0][o] + mr) >> mean_shift) |
-          (((sums[1][o] + mr) >> mean_shift) << 16),
-          split_round (sums[2][o], sums[3][o], mom_shift),
-          split_round (sums[4][o], sums[5][o], mom_shift),
-          split_round (sums[6][o], sums[7][o], mom_shift));
+      vres[r0 + o][c] = uvec4 (((sums[0][o] + mr) >> MEAN_SHIFT) |
+          (((sums[1][o] + mr) >> MEAN_SHIFT) << 16),
+          split_round (sums[2][o], sums[3][o], MOM_SHIFT),
+          split_round (sums[4][o], sums[5][o], MOM_SHIFT),
+          split_round (sums[6][o], sums[7][o], MOM_SHIFT));
   }
-  barrier ();
+}
 
-  // Horizontal pass and the per-pixel statistics.
-  uvec2 acc[4] = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
-  const VifLimit lim = VifLimit (dbl_from_bits (pc.limit_lo, pc.limit_hi), pc.limit_int,
-      pc.limit_f);
-  const int cols = min (TILE_W, w - x0);
+// Horizontal pass and the per-pixel statistics of the tile's rows x cols.
+void horizontal_pass (int rows, int cols, VifLimit lim, inout uvec2 acc[4])
+{
+  const int t = int (gl_LocalInvocationIndex);
   for (int i = t; i < rows * (TILE_W / KH); i += NTHREADS) {
     const int r = i / (TILE_W / KH), c0 = (i % (TILE_W / KH)) * KH;
     if (c0 >= cols)
@@ -243,48 +271,59 @@ void main ()
             lim, acc);
     }
   }
+}
 
-  // The next scale: even rows and columns of this tile, low-passed with the
-  // next filter (vertical results in vres[].x, then horizontal).
-  if (SCALE < 3) {
-    barrier ();
-    const uint mr = 1u << (mean_shift - 1u);
-    const int dec_rows = TILE_H / 2;
-    for (int i = t; i < dec_rows * TW; i += NTHREADS) {
-      const int r = i / TW, c = i % TW;
-      if (2 * r >= rows)
-        continue;
-      uint a1 = 0u, a2 = 0u;
-      for (int k = 0; k <= 2 * RD; k++) {
-        const uint f = coef (SCALE + 1, k);
-        const uint v = tile[2 * r + R - RD + k][c];
-        a1 += f * (v & 0xffffu);
-        a2 += f * (v >> 16);
-      }
-      vres[r][c].x = ((a1 + mr) >> mean_shift) | (((a2 + mr) >> mean_shift) << 16);
+// The next scale's pictures from the tile at (x0, y0): its even rows and
+// columns, low-passed with the next filter (vertical results in vres[].x,
+// then horizontal).
+void decimate (int x0, int y0, int rows, int w, int h)
+{
+  const int t = int (gl_LocalInvocationIndex);
+  const uint mr = 1u << (MEAN_SHIFT - 1u);
+  const int dec_rows = TILE_H / 2;
+  for (int i = t; i < dec_rows * TW; i += NTHREADS) {
+    const int r = i / TW, c = i % TW;
+    if (2 * r >= rows)
+      continue;
+    uint a1 = 0u, a2 = 0u;
+    for (int k = 0; k <= 2 * RD; k++) {
+      const uint f = coef (SCALE + 1, k);
+      const uint v = tile[2 * r + R - RD + k][c];
+      a1 += f * (v & 0xffffu);
+      a2 += f * (v >> 16);
     }
-    barrier ();
-    const int nw = w / 2, nh = h / 2;
-    const int dec_cols = TILE_W / 2;
-    for (int i = t; i < dec_rows * dec_cols; i += NTHREADS) {
-      const int r = i / dec_cols, c = i % dec_cols;
-      const int oy = y0 / 2 + r, ox = x0 / 2 + c;
-      if (oy >= nh || ox >= nw)
-        continue;
-      uint a1 = 0u, a2 = 0u;
-      for (int k = 0; k <= 2 * RD; k++) {
-        const uint f = coef (SCALE + 1, k);
-        const uint v = vres[r][2 * c + R - RD + k].x;
-        a1 += f * (v & 0xffffu);
-        a2 += f * (v >> 16);
-      }
-      next_words[pc.next_offset + uint (oy * nw + ox)] =
-          ((a1 + 32768u) >> 16) | (((a2 + 32768u) >> 16) << 16);
-    }
+    vres[r][c].x = ((a1 + mr) >> MEAN_SHIFT) | (((a2 + mr) >> MEAN_SHIFT) << 16);
   }
+  barrier ();
+  const int nw = w / 2, nh = h / 2;
+  const int dec_cols = TILE_W / 2;
+  for (int i = t; i < dec_rows * dec_cols; i += NTHREADS) {
+    const int r = i / dec_cols, c = i % dec_cols;
+    const int oy = y0 / 2 + r, ox = x0 / 2 + c;
+    if (oy >= nh || ox >= nw)
+      continue;
+    uint a1 = 0u, a2 = 0u;
+    for (int k = 0; k <= 2 * RD; k++) {
+      const uint f = coef (SCALE + 1, k);
+      const uint v = vres[r][2 * c + R - RD + k].x;
+      a1 += f * (v & 0xffffu);
+      a2 += f * (v >> 16);
+    }
+    next_words[pc.next_offset + uint (oy * nw + ox)] =
+        ((a1 + 32768u) >> 16) | (((a2 + 32768u) >> 16) << 16);
+  }
+}
 
-  // The tile's sums, then the frame's: 64-bit from 32-bit atomics, the one
-  // that wraps a low word carries into the high word.
+// The invocations' sums, then the frame's: 64-bit from 32-bit atomics, the
+// one that wraps a low word carries into the high word. Every invocation
+// calls it (barriers inside).
+void add_sums (uvec2 acc[4])
+{
+  const uint t = gl_LocalInvocationIndex;
+  barrier ();
+  if (t < 8u)
+    tile_sums[t] = 0u;
+  barrier ();
   for (int k = 0; k < 4; k++) {
     if (acc[k] == uvec2 (0u))
       continue;
@@ -294,9 +333,9 @@ void main ()
       atomicAdd (tile_sums[2 * k + 1], hi);
   }
   barrier ();
-  if (t < 4) {
+  if (t < 4u) {
     const uvec2 s = uvec2 (tile_sums[2 * t], tile_sums[2 * t + 1]);
-    const uint base = (pc.slot * 4u + uint (SCALE)) * 8u + 2u * uint (t);
+    const uint base = (pc.slot * 4u + uint (SCALE)) * 8u + 2u * t;
     if (s != uvec2 (0u)) {
       const uint old = atomicAdd (result[base], s.x);
       const uint hi = s.y + (old + s.x < old ? 1u : 0u);
@@ -304,4 +343,99 @@ void main ()
         atomicAdd (result[base + 1u], hi);
     }
   }
+}
+
+VifLimit push_limit ()
+{
+  return VifLimit (dbl_from_bits (pc.limit_lo, pc.limit_hi), pc.limit_int, pc.limit_f);
+}
+
+shared uint list_base;
+shared bool list_fits;
+
+void main_pass ()
+{
+  const int t = int (gl_LocalInvocationIndex);
+  const int w = int (pc.width), h = int (pc.height);
+  const int x0 = int (gl_WorkGroupID.x) * TILE_W;
+  const int y0 = int (gl_WorkGroupID.y) * TILE_H;
+  const int rows = min (TILE_H, h - y0), cols = min (TILE_W, w - x0);
+
+  if (t == 0)
+    exact_n = 0u;
+  load_tile (x0, y0, w, h);
+  barrier ();
+  vertical_pass (rows);
+  barrier ();
+  uvec2 acc[4] = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
+  horizontal_pass (rows, cols, push_limit (), acc);
+  if (SCALE < 3) {
+    barrier ();
+    decimate (x0, y0, rows, w, h);
+  }
+
+  // The listed pixels into the scale's list, or the tile into its queue.
+  barrier ();
+  const uint n = exact_n;
+  if (t == 0) {
+    const uint base = n != 0u ? atomicAdd (exact[SCALE], n) : 0u;
+    list_base = base;
+    list_fits = base <= pc.list_cap && n <= pc.list_cap - base;
+    if (!list_fits)
+      exact[pc.queue_offset + atomicAdd (exact[4 + SCALE], 1u)] =
+          gl_WorkGroupID.y * pc.tiles_x + gl_WorkGroupID.x;
+  }
+  barrier ();
+  const uint base = list_base;
+  const bool fits = list_fits;
+  for (uint e = uint (t); e < n && base + e < pc.list_cap; e += uint (NTHREADS)) {
+    const uint o = pc.list_offset + 3u * (base + e);
+    exact[o] = fits ? exact_list[3u * e] : 0u;
+    exact[o + 1u] = fits ? exact_list[3u * e + 1u] : 0u;
+    exact[o + 2u] = fits ? exact_list[3u * e + 2u] : 0u;
+  }
+  if (!fits)
+    acc = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
+  add_sums (acc);
+}
+
+void tail_pass ()
+{
+  const uint t = gl_LocalInvocationIndex, g = gl_WorkGroupID.x;
+  const VifLimit lim = push_limit ();
+  const int w = int (pc.width), h = int (pc.height);
+
+  // The listed pixels.
+  uvec2 acc[4] = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
+  const uint n = min (exact[SCALE], pc.list_cap);
+  for (uint e = g * uint (NTHREADS) + t; e < n; e += TAIL_GROUPS * uint (NTHREADS)) {
+    const uint o = pc.list_offset + 3u * e;
+    if (exact[o + 2u] != 0u)
+      add64 (acc[0], num_log_exact (exact[o], exact[o + 1u], exact[o + 2u], lim));
+  }
+  add_sums (acc);
+
+  // The queued tiles, whole.
+  const uint queued = exact[4 + SCALE];
+  for (uint q = g; q < queued; q += TAIL_GROUPS) {
+    const uint tile_id = exact[pc.queue_offset + q];
+    const int x0 = int (tile_id % pc.tiles_x) * TILE_W, y0 = int (tile_id / pc.tiles_x) * TILE_H;
+    const int rows = min (TILE_H, h - y0), cols = min (TILE_W, w - x0);
+    barrier ();
+    load_tile (x0, y0, w, h);
+    barrier ();
+    vertical_pass (rows);
+    barrier ();
+    acc = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
+    horizontal_pass (rows, cols, lim, acc);
+    add_sums (acc);
+  }
+}
+
+void main ()
+{
+  if (TAIL)
+    tail_pass ();
+  else
+    main_pass ();
 }

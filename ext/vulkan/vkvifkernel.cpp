@@ -19,7 +19,11 @@ struct VifPush {
   uint32_t ref_offset, dist_offset, ref_stride, dist_stride;
   uint32_t width, height, next_offset, slot;
   uint32_t limit[4]; /* VkVifKernel::limit_words() */
+  uint32_t list_offset, list_cap, queue_offset, tiles_x;
 };
+
+/* Workgroups of a tail dispatch (TAIL_GROUPS in the shader). */
+const uint32_t kTailGroups = 32;
 
 
 /* Words of the packed pictures of scales 1..3, and where each starts. */
@@ -39,12 +43,17 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   VkVifKernel *k = new VkVifKernel ();
   k->device_ = (GstVulkanDevice *) gst_object_ref (device);
   k->exact_only_ = options.exact_only;
-  /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples and 4 x tile_h x
-   * (tile_w + 16) vertical results, 4 bytes each: 10.5 KiB at 32 x 8
-   * (Vulkan's guaranteed 16 KiB), 30 KiB at 64 x 16 (a quarter of the
-   * samples are halo instead of half). */
+  k->exact_capacity_ = options.exact_capacity;
+  /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples, 4 x tile_h x
+   * (tile_w + 16) vertical results and 3 x tile_w x tile_h words of pixels
+   * left to the exact emulation: 13.5 KiB at 32 x 8, within Vulkan's
+   * guaranteed 16 KiB. Larger tiles have less halo, but on an H200 a 64 x 16
+   * tile (42 KiB) runs scale 0 in 790 us per 2160p frame against 588 us at
+   * 32 x 8: fewer workgroups fit a multiprocessor. */
   const uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
-  const bool big = shared >= 32 * 1024;
+  auto shared_words = [] (uint32_t tw, uint32_t th) {
+    return (th + 16) * (tw + 16) + 4 * th * (tw + 16) + 3 * tw * th + 11;
+  };
   /* 256 invocations where the device allows (Vulkan guarantees 128). */
   const VkPhysicalDeviceLimits &limits = device->physical_device->properties.limits;
   k->threads_ = std::min ({ 256u, limits.maxComputeWorkGroupInvocations,
@@ -59,12 +68,11 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
     }
     k->threads_ = options.threads;
   }
-  k->tile_w_ = big ? 64 : 32;
-  k->tile_h_ = big ? 16 : 8;
+  k->tile_w_ = 32;
+  k->tile_h_ = 8;
   if (options.tile_w && options.tile_h) {
-    const uint32_t tw = options.tile_w + 16, words = (options.tile_h + 16) * tw +
-        4 * options.tile_h * tw + 8;
-    if ((options.tile_w | options.tile_h) & 1 || words * 4 > shared) {
+    if ((options.tile_w | options.tile_h) & 1
+        || shared_words (options.tile_w, options.tile_h) * 4 > shared) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
           "VIF tile %ux%u: sides must be even and fit %u bytes of shared memory",
           options.tile_w, options.tile_h, shared);
@@ -89,8 +97,8 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   k->staging_ = new VkBufferCache (device, VkMemKind::HostWrite);
   k->devcache_ = new VkBufferCache (device, VkMemKind::Device);
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
-  for (int s = 0; s < kVifScales; s++) {
-    if (!k->pipeline_for (s, l8, error)) {
+  for (int s = 0; s < 2 * kVifScales; s++) {
+    if (!k->pipeline_for (s % kVifScales, l8, s >= kVifScales, error)) {
       delete k;
       return nullptr;
     }
@@ -109,19 +117,19 @@ VkVifKernel::~VkVifKernel ()
     gst_object_unref (device_);
 }
 
-VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, GError **error)
+VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, bool tail, GError **error)
 {
   /* Coarser scales read our packed 16-bit pictures: one pipeline each. */
   const uint32_t packing = scale == 0 ? (uint32_t) l.packing : 0;
   const uint32_t shift = scale == 0 ? l.shift : 0;
   const uint32_t bpc = scale == 0 ? l.bpc : 16;
-  const uint32_t key = ((packing * 32 + shift) * 32 + bpc) * 4 + (uint32_t) scale;
+  const uint32_t key = (((packing * 32 + shift) * 32 + bpc) * 4 + (uint32_t) scale) * 2 + tail;
   auto it = kernels_.find (key);
   if (it != kernels_.end ())
     return it->second;
-  VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 5, sizeof (VifPush),
+  VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 6, sizeof (VifPush),
     { packing, shift, (uint32_t) scale, tile_w_, tile_h_, threads_, exact_only_ ? 1u : 0u,
-      bpc, block_v_, block_h_ } };
+      bpc, block_v_, block_h_, tail ? 1u : 0u } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;
@@ -174,10 +182,24 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   }
   if (!ensure_table (exec, error))
     return false;
-  /* The coarser scales' pictures, one word per sample; kept until the
-   * fence, then back to the cache for a later frame. */
-  GstBuffer *scratch_buf = devcache_->acquire ((gsize) scale_offset (w, h, kVifScales) * 4 + 4,
-      error);
+  /* The scratch buffer: the coarser scales' pictures, one word per sample,
+   * then (at an offset any device can bind) the pixels for the exact
+   * emulation: 8 counters, and per scale its list and its tile queue (see
+   * the shader). Kept until the fence, then back to the cache. */
+  uint32_t groups_x[kVifScales], groups_y[kVifScales], list_cap[kVifScales];
+  uint32_t list_offset[kVifScales], queue_offset[kVifScales];
+  uint32_t exact_words = 8;
+  for (int s = 0; s < kVifScales; s++) {
+    const uint32_t sw = w >> s, sh = h >> s;
+    groups_x[s] = (sw + tile_w_ - 1) / tile_w_;
+    groups_y[s] = (sh + tile_h_ - 1) / tile_h_;
+    list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;
+    list_offset[s] = exact_words;
+    queue_offset[s] = list_offset[s] + 3 * list_cap[s];
+    exact_words = queue_offset[s] + groups_x[s] * groups_y[s];
+  }
+  const gsize exact_at = GST_ROUND_UP_N ((gsize) scale_offset (w, h, kVifScales) * 4 + 4, 256);
+  GstBuffer *scratch_buf = devcache_->acquire (exact_at + (gsize) exact_words * 4, error);
   if (!scratch_buf)
     return false;
   exec->keep (GST_MINI_OBJECT_CAST (scratch_buf));
@@ -188,7 +210,11 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   exec->fill (results, (VkDeviceSize) slot * kResultWords * 4, kResultWords * 4, 0);
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  for (int s = 0; s < kVifScales; s++) {
+  exec->fill (scratch, exact_at, 8 * 4, 0);
+  /* Main dispatches of the four scales, then the four tails. */
+  for (int d = 0; d < 2 * kVifScales; d++) {
+    const int s = d % kVifScales;
+    const bool tail = d >= kVifScales;
     const uint32_t sw = w >> s, sh = h >> s;
     VifPush pc = {};
     if (s == 0) {
@@ -205,23 +231,31 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     pc.next_offset = scale_offset (w, h, s + 1);
     pc.slot = slot;
     limit_words (gain_limit, pc.limit);
-    /* Scale s writes scale s + 1's pictures that the next dispatch reads. */
-    exec->barrier (scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    pc.list_offset = list_offset[s];
+    pc.list_cap = list_cap[s];
+    pc.queue_offset = queue_offset[s];
+    pc.tiles_x = groups_x[s];
+    /* Scale s writes scale s + 1's pictures that the next dispatch reads;
+     * the main dispatches write the lists that the tails read. The tails
+     * only add to the results: no barrier between them. */
+    if (d <= kVifScales)
+      exec->barrier (scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     VkBuffer in0 = s == 0 ? ref.mem->buffer : scratch->buffer;
     VkBuffer in1 = s == 0 ? dist.mem->buffer : scratch->buffer;
-    VkDescriptorBufferInfo bufs[5] = {
+    VkDescriptorBufferInfo bufs[6] = {
       { in0, 0, VK_WHOLE_SIZE },
       { in1, 0, VK_WHOLE_SIZE },
-      { scratch->buffer, 0, VK_WHOLE_SIZE },
+      { scratch->buffer, 0, exact_at },
       { table->buffer, 0, VK_WHOLE_SIZE },
       { results->buffer, 0, VK_WHOLE_SIZE },
+      { scratch->buffer, exact_at, VK_WHOLE_SIZE },
     };
-    VkKernel *k = pipeline_for (s, l, error);
+    VkKernel *k = pipeline_for (s, l, tail, error);
     if (!k)
       return false;
-    if (!exec->dispatch (k, bufs, 5, &pc, sizeof pc, (sw + tile_w_ - 1) / tile_w_,
-            (sh + tile_h_ - 1) / tile_h_, 1, error))
+    if (!exec->dispatch (k, bufs, 6, &pc, sizeof pc, tail ? kTailGroups : groups_x[s],
+            tail ? 1 : groups_y[s], 1, error))
       return false;
   }
   exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);

@@ -1,8 +1,9 @@
 /* gst-gpucodecs
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * VMAF's integer VIF on the GPU (shaders/vmaf_vif.comp, one dispatch per
- * scale): per frame pair, the four scales' integer sums of gst/vmaf's CPU
+ * VMAF's integer VIF on the GPU (shaders/vmaf_vif.comp: per scale a main
+ * dispatch, and after the four a tail dispatch each for the pixels that
+ * need the exact double emulation): per frame pair, the four scales' integer sums of gst/vmaf's CPU
  * reference, bit for bit, read back as 128 bytes. Used by vkvmaf and by the
  * tests, so both run the same dispatches.
  */
@@ -33,6 +34,10 @@ struct VifKernelOptions {
    * input's products, but hold more sums in registers (1 by default: on
    * lavapipe 8 x 8 runs 5 times slower). */
   uint32_t block_v = 0, block_h = 0;
+  /* Entries of a scale's list of pixels for the exact emulation (0: one
+   * per 64 pixels, and 256 more); tests make it small, so that tiles whose
+   * pixels do not fit take the tail's other path. */
+  uint32_t exact_capacity = 0;
 };
 
 class VkVifKernel {
@@ -71,7 +76,7 @@ class VkVifKernel {
   static void limit_words (double gain_limit, uint32_t out[4]);
 
  private:
-  VkKernel *pipeline_for (int scale, const LumaLayout &layout, GError **error);
+  VkKernel *pipeline_for (int scale, const LumaLayout &layout, bool tail, GError **error);
   bool ensure_table (VkExec *exec, GError **error);
 
   GstVulkanDevice *device_ = nullptr;
@@ -80,6 +85,7 @@ class VkVifKernel {
   uint32_t tile_w_ = 32;
   uint32_t tile_h_ = 8;
   uint32_t block_v_ = 1, block_h_ = 1;
+  uint32_t exact_capacity_ = 0;
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;
   GstBuffer *table_ = nullptr;
