@@ -36,7 +36,9 @@
 # 11.1/12.1 packages lack. The headers are copied into OUT/nvcodec and any of
 # these calls the copy lacks is declared there (the CUDA driver API's
 # signatures) and loaded with the others; libvmaf's source and the given
-# headers are never changed.
+# headers are never changed. Headers that lack other calls libvmaf makes are
+# refused with their names.
+# An existing OUT/build is reconfigured with this run's options.
 #
 # Prints, as shell assignments: LIBVMAF_PREFIX, LIBVMAF_LIBDIR, LIBVMAF_MODELS
 # (when SOURCE is given), VMAF_EXPECT and VMAF_BENCH (the runner that
@@ -59,7 +61,7 @@ while [ $# -gt 0 ]; do
     --cuda) cuda=true; shift ;;
     --nvcodec) nvcodec=$(cd "$2" && pwd); shift 2 ;;
     --installed) installed=$2; shift 2 ;;
-    -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
     *) src=$1; shift ;;
   esac
 done
@@ -102,6 +104,13 @@ nvcodec_for_libvmaf() {
     grep -q "LOAD_SYMBOL($name," "$to/dynlink_loader.h" && grep -q "CUDAAPI t$name(" "$to/dynlink_cuda.h" \
       || { echo "build-libvmaf.sh: cannot add $name to the nv-codec-headers of $1" >&2; exit 1; }
   done
+  # Older headers lack more than these (Debian 12's 11.1.5.2: cuStreamWaitEvent).
+  local lacking
+  lacking=$(grep -rhoE '\bcu[A-Z][A-Za-z0-9_]*\(' "$src/src/cuda" "$src/src/feature/cuda" "$src/src/libvmaf.c" |
+    tr -d '(' | sort -u | while read -r name; do
+      grep -q "\*$name;" "$to/dynlink_loader.h" || echo "$name"; done)
+  [ -z "$lacking" ] || { echo "build-libvmaf.sh: the nv-codec-headers of $1 lack" $lacking \
+    "(libvmaf 3.2 calls them; 13.0.19.1 works)" >&2; exit 2; }
 }
 
 models=
@@ -126,10 +135,14 @@ else
     ln -sfn "$src/src" "$out/src"
     ln -sfn "$src/include" "$out/include"
   fi
+  # An existing build folder takes this run's options too (say --cuda added
+  # to an earlier CPU build).
+  opts=(-Doptimization=$opt -Denable_asm=$asm -Denable_avx512=$avx512 -Denable_cuda=$cuda
+    -Dc_args=${nvcodec:+-I$nvcodec} -Denable_tests=false -Denable_docs=false)
   if [ ! -f "$out/build/build.ninja" ]; then
-    meson setup "$out/build" "$src" --prefix "$prefix" --buildtype release -Doptimization=$opt \
-      -Denable_asm=$asm -Denable_avx512=$avx512 -Denable_cuda=$cuda \
-      ${nvcodec:+-Dc_args=-I$nvcodec} -Denable_tests=false -Denable_docs=false >&2
+    meson setup "$out/build" "$src" --prefix "$prefix" --buildtype release "${opts[@]}" >&2
+  else
+    meson configure "$out/build" "${opts[@]}" >&2
   fi
   meson install -C "$out/build" >&2
   [ -d "$src/../model" ] && models=$(cd "$src/../model" && pwd)
