@@ -17,13 +17,29 @@
 #                    SSE/AVX2/AVX-512 at run time, its thread pool is a run-time
 #                    setting (benchmarks/vmaf uses every core)
 #   --cuda           libvmaf's CUDA extractors too (needs nvcc on PATH or in
-#                    /usr/local/cuda/bin, and FFmpeg's nv-codec-headers recent
-#                    enough for libvmaf: 3.2 calls cuStreamCreateWithPriority,
-#                    cuMemHostAlloc..., which Debian 12's 11.1 and Debian 13's
-#                    12.1 packages lack)
+#                    /usr/local/cuda/bin, and FFmpeg's nv-codec-headers, see
+#                    below)
 #   --nvcodec DIR    nv-codec-headers' include folder (the one holding
-#                    ffnvcodec/), when not installed system-wide
+#                    ffnvcodec/), when not the system's (/usr/include)
 #   --installed PFX  skip building libvmaf; build the tools against PFX
+#
+# The CUDA build (what benchmarks/vmaf's "libvmaf CUDA" column runs) is made
+# with nv-codec-headers 13.0.19.1 and CUDA 13.0's nvcc. libvmaf 3.2's own
+# meson file picks the targets from nvcc's version: with CUDA 13, machine code
+# for sm_75, sm_80, sm_90, sm_100 and sm_120 and PTX for compute_120 (Turing
+# to Blackwell; sm_86/sm_89 run the sm_80 code). libvmaf loads libcuda.so.1 at
+# run time through nv-codec-headers' loader and links no CUDA library.
+# One build-time adjustment: libvmaf 3.2 calls seven driver functions
+# (cuStreamCreateWithPriority, cuCtxGetStreamPriorityRange, cuCtxSynchronize,
+# cuLaunchHostFunc, cuMemHostAlloc, cuMemFreeHost, cuMemFreeAsync) that
+# nv-codec-headers' loader only gained after its 13.0 release, and Debian's
+# 11.1/12.1 packages lack. The headers are copied into OUT/nvcodec and any of
+# these calls the copy lacks is declared there (the CUDA driver API's
+# signatures) and loaded with the others; libvmaf's source and the given
+# headers are never changed. Headers that lack other calls libvmaf makes are
+# refused with their names.
+# An existing OUT/build is reconfigured with this run's options.
+#
 # Prints, as shell assignments: LIBVMAF_PREFIX, LIBVMAF_LIBDIR, LIBVMAF_MODELS
 # (when SOURCE is given), VMAF_EXPECT and VMAF_BENCH (the runner that
 # benchmarks/vmaf takes with --libvmaf-runner).
@@ -45,12 +61,57 @@ while [ $# -gt 0 ]; do
     --cuda) cuda=true; shift ;;
     --nvcodec) nvcodec=$(cd "$2" && pwd); shift 2 ;;
     --installed) installed=$2; shift 2 ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
     *) src=$1; shift ;;
   esac
 done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+
+# The adjusted copy of nv-codec-headers (see the header): NAME|PARAMETERS of
+# each driver call libvmaf 3.2 needs beyond the loader of nv-codec-headers
+# 13.0; every one is an unversioned symbol of libcuda.so.1 (CUDA 11.2+).
+libvmaf_cuda_calls=(
+  'cuCtxGetStreamPriorityRange|int *leastPriority, int *greatestPriority'
+  'cuCtxSynchronize|void'
+  'cuStreamCreateWithPriority|CUstream *phStream, unsigned int flags, int priority'
+  'cuLaunchHostFunc|CUstream hStream, CUhostFn *fn, void *userData'
+  'cuMemHostAlloc|void **pp, size_t bytesize, unsigned int Flags'
+  'cuMemFreeHost|void *p'
+  'cuMemFreeAsync|CUdeviceptr dptr, CUstream hStream'
+)
+nvcodec_for_libvmaf() {
+  local from=$1/ffnvcodec to=$2/ffnvcodec entry name params
+  [ -f "$from/dynlink_loader.h" ] || {
+    echo "build-libvmaf.sh: no ffnvcodec/dynlink_loader.h in $1 (give --nvcodec DIR)" >&2; exit 2; }
+  rm -rf "$to"
+  mkdir -p "$to"
+  cp "$from"/*.h "$to"/
+  # Anchors: the host-function type goes after the stream-callback type, the
+  # calls after cuMemAlloc's type, member and loading line.
+  grep -q 'CUhostFn' "$to/dynlink_cuda.h" \
+    || sed -i '/^typedef void CUDAAPI CUstreamCallback(/a typedef void CUDAAPI CUhostFn(void *userData);' \
+      "$to/dynlink_cuda.h"
+  for entry in "${libvmaf_cuda_calls[@]}"; do
+    name=${entry%%|*}
+    params=${entry#*|}
+    grep -q "\*$name;" "$to/dynlink_loader.h" && continue
+    sed -i "/^typedef CUresult CUDAAPI tcuMemAlloc_v2(/a typedef CUresult CUDAAPI t$name($params);" \
+      "$to/dynlink_cuda.h"
+    sed -i -e "/^ *tcuMemAlloc_v2 \*cuMemAlloc;/a \    t$name *$name;" \
+      -e "/^ *LOAD_SYMBOL(cuMemAlloc, tcuMemAlloc_v2,/a \    LOAD_SYMBOL($name, t$name, \"$name\");" \
+      "$to/dynlink_loader.h"
+    grep -q "LOAD_SYMBOL($name," "$to/dynlink_loader.h" && grep -q "CUDAAPI t$name(" "$to/dynlink_cuda.h" \
+      || { echo "build-libvmaf.sh: cannot add $name to the nv-codec-headers of $1" >&2; exit 1; }
+  done
+  # Older headers lack more than these (Debian 12's 11.1.5.2: cuStreamWaitEvent).
+  local lacking
+  lacking=$(grep -rhoE '\bcu[A-Z][A-Za-z0-9_]*\(' "$src/src/cuda" "$src/src/feature/cuda" "$src/src/libvmaf.c" |
+    tr -d '(' | sort -u | while read -r name; do
+      grep -q "\*$name;" "$to/dynlink_loader.h" || echo "$name"; done)
+  [ -z "$lacking" ] || { echo "build-libvmaf.sh: the nv-codec-headers of $1 lack" $lacking \
+    "(libvmaf 3.2 calls them; 13.0.19.1 works)" >&2; exit 2; }
+}
 
 models=
 if [ -n "$installed" ]; then
@@ -67,15 +128,21 @@ else
   fi
   if $cuda; then
     command -v nvcc > /dev/null || export PATH=$PATH:/usr/local/cuda/bin
+    nvcodec_for_libvmaf "${nvcodec:-/usr/include}" "$out/nvcodec"
+    nvcodec=$out/nvcodec
     # libvmaf's nvcc commands name its include folders as ../src and
     # ../include, relative to a build folder inside its source tree.
     ln -sfn "$src/src" "$out/src"
     ln -sfn "$src/include" "$out/include"
   fi
+  # An existing build folder takes this run's options too (say --cuda added
+  # to an earlier CPU build).
+  opts=(-Doptimization=$opt -Denable_asm=$asm -Denable_avx512=$avx512 -Denable_cuda=$cuda
+    -Dc_args=${nvcodec:+-I$nvcodec} -Denable_tests=false -Denable_docs=false)
   if [ ! -f "$out/build/build.ninja" ]; then
-    meson setup "$out/build" "$src" --prefix "$prefix" --buildtype release -Doptimization=$opt \
-      -Denable_asm=$asm -Denable_avx512=$avx512 -Denable_cuda=$cuda \
-      ${nvcodec:+-Dc_args=-I$nvcodec} -Denable_tests=false -Denable_docs=false >&2
+    meson setup "$out/build" "$src" --prefix "$prefix" --buildtype release "${opts[@]}" >&2
+  else
+    meson configure "$out/build" "${opts[@]}" >&2
   fi
   meson install -C "$out/build" >&2
   [ -d "$src/../model" ] && models=$(cd "$src/../model" && pwd)
@@ -88,7 +155,8 @@ cc -O2 -std=c11 -Wall -Wextra -I"$prefix/include" "$root/tools/vmaf-expect.c" \
 # The runner is linked with $ORIGIN-relative search paths too, so that it and
 # libvmaf.so.* can travel together (tools/make-devkit.sh LIBVMAF_RUNNER=...).
 cuda_flags=()
-if nm -D "$libdir/libvmaf.so" | grep -q ' T vmaf_cuda_state_init'; then
+# (Not nm | grep -q: grep's early exit would fail the pipe under pipefail.)
+if [ "$(nm -D "$libdir/libvmaf.so" | grep -c ' T vmaf_cuda_state_init$')" != 0 ]; then
   cuda=${CUDA_HOME:-/usr/local/cuda}
   cuda_flags=(-DVMAF_BENCH_CUDA -I"$cuda/include" -ldl)
 fi

@@ -42,12 +42,19 @@ if [ "${DEVKIT_LEAN:-0}" = 1 ]; then
   rm -f "$kitdir"/lib/libasan.so.* "$kitdir"/lib/libubsan.so.*
 fi
 # libvmaf for benchmarks/vmaf, when the user built it (tools/build-libvmaf.sh
-# --optimised prints VMAF_BENCH): LIBVMAF_RUNNER=that path. The runner finds
-# libvmaf.so.3 in the kit's lib/ ($ORIGIN/../lib).
+# --optimised [--cuda] prints VMAF_BENCH): LIBVMAF_RUNNER=that path. The runner
+# finds libvmaf.so.3 in the kit's lib/ ($ORIGIN/../lib), with any library the
+# two need that the kit lacks, but for glibc's and the NVIDIA driver's
+# (libcuda.so.1, which libvmaf's CUDA build opens at run time, comes from the
+# GPU machine's driver).
 if [ -n "${LIBVMAF_RUNNER:-}" ]; then
   cp -L "$LIBVMAF_RUNNER" "$kitdir"/bin/vmaf-bench-libvmaf
-  lib=$(ldd "$LIBVMAF_RUNNER" | awk '/libvmaf\.so/ {print $3}')
-  strip --strip-unneeded -o "$kitdir"/lib/"$(basename "$lib")" "$lib"
+  ldd "$LIBVMAF_RUNNER" | awk '$3 ~ /^\// {print $3}' |
+    grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux-x86-64|libcuda|libnvidia-[^/]*)\.so' |
+    while read -r lib; do
+      [ -e "$kitdir/lib/$(basename "$lib")" ] || strip --strip-unneeded -o "$kitdir/lib/$(basename "$lib")" "$lib"
+    done
+  [ -e "$kitdir/lib/libvmaf.so.3" ] || { echo "make-devkit: $LIBVMAF_RUNNER does not link libvmaf.so.3"; exit 1; }
 fi
 # A crash on the GPU machine (no gdb there) prints its backtrace with
 # LD_PRELOAD=$kitdir/lib/libsegv-backtrace.so gst-launch-1.0 --no-fault ...

@@ -11,10 +11,19 @@
  *                           [--cuda] [--scores K]
  *   REF/DIST: D raw luma frames each (D from the file size), one byte per
  *   sample at 8 bit, two (little-endian) above; frame i is frame i % D.
- *   --threads N  libvmaf's thread pool (default: every online CPU)
- *   --cuda       libvmaf's CUDA extractors, the frames copied from device
- *                memory into libvmaf's preallocated device pictures (the
- *                frames are on the GPU, as in vkvmaf's pipeline)
+ *   --threads N  libvmaf's thread pool (default: every online CPU; none with
+ *                --cuda)
+ *   --cuda       libvmaf's CUDA extractors (libvmaf_cuda.h) on CUDA device 0's
+ *                primary context, with the frames on the GPU as in vkvmaf's
+ *                pipeline: the distinct frames are uploaded to device memory
+ *                before the clock starts, and each frame is then copied device
+ *                to device into one of libvmaf's preallocated device pictures
+ *                (VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE), as an
+ *                application holding decoded frames on the GPU feeds libvmaf.
+ *                libvmaf's host-upload path (host pictures that it uploads) is
+ *                not what is timed. No thread pool: libvmaf 3.2 runs its CUDA
+ *                extractors from the calling thread, and its pool path neither
+ *                handles nor releases device pictures, so --threads must be 0.
  *   --scores K   print the first K frames' scores (default 4)
  * Output: "libvmaf MODE threads N frames F seconds S ms_per_frame M", then
  * "score I VALUE" (%.17g) lines; exit status 0, 3 when --cuda is not
@@ -88,6 +97,7 @@ static struct {
   CUresult (*ctx_push) (CUcontext);
   CUresult (*mem_alloc) (CUdeviceptr *, size_t);
   CUresult (*memcpy_htod) (CUdeviceptr, const void *, size_t);
+  CUresult (*mem_free) (CUdeviceptr);
   CUresult (*memcpy_2d) (const CUDA_MEMCPY2D *);
 } cu;
 
@@ -103,13 +113,18 @@ load_driver (void)
   *(void **) &cu.ctx_push = dlsym (lib, "cuCtxPushCurrent_v2");
   *(void **) &cu.mem_alloc = dlsym (lib, "cuMemAlloc_v2");
   *(void **) &cu.memcpy_htod = dlsym (lib, "cuMemcpyHtoD_v2");
+  *(void **) &cu.mem_free = dlsym (lib, "cuMemFree_v2");
   *(void **) &cu.memcpy_2d = dlsym (lib, "cuMemcpy2D_v2");
   return cu.init && cu.device_get && cu.primary_ctx_retain && cu.ctx_push && cu.mem_alloc
-      && cu.memcpy_htod && cu.memcpy_2d;
+      && cu.memcpy_htod && cu.mem_free && cu.memcpy_2d;
 }
 
 /* The distinct frames in device memory, and the copies into libvmaf's
- * preallocated device pictures. */
+ * preallocated device pictures. The copy runs on the legacy default stream:
+ * libvmaf's device pictures carry blocking streams (CU_STREAM_DEFAULT), on
+ * which its extractors read the pictures, so their kernels start after the
+ * copy; and fetching a picture waits until libvmaf has finished with its
+ * previous frame. */
 static CUdeviceptr
 upload (const uint8_t *host, size_t size)
 {
@@ -140,15 +155,22 @@ copy_plane (VmafPicture *pic, CUdeviceptr src, unsigned w, unsigned h, unsigned 
 int
 main (int argc, char **argv)
 {
+  const int help = argc == 2 && (!strcmp (argv[1], "--help") || !strcmp (argv[1], "-h"));
   if (argc < 7) {
-    fprintf (stderr, "usage: %s WIDTH HEIGHT BPC FRAMES REF DIST [--threads N] [--cuda] "
-        "[--scores K]\n", argv[0]);
-    return 2;
+    fprintf (help ? stdout : stderr, "usage: %s WIDTH HEIGHT BPC FRAMES REF DIST [--threads N] "
+        "[--cuda] [--scores K]\nlibvmaf %s, CUDA extractors: %s\n", argv[0], vmaf_version (),
+#ifdef VMAF_BENCH_CUDA
+        "built in"
+#else
+        "not built in"
+#endif
+        );
+    return help ? 0 : 2;
   }
   const unsigned w = atoi (argv[1]), h = atoi (argv[2]), bpc = atoi (argv[3]);
   const unsigned frames = atoi (argv[4]);
-  unsigned threads = (unsigned) sysconf (_SC_NPROCESSORS_ONLN), n_scores = 4;
-  int cuda = 0;
+  unsigned n_scores = 4;
+  int threads = -1, cuda = 0;
   for (int i = 7; i < argc; i++) {
     if (!strcmp (argv[i], "--threads") && i + 1 < argc)
       threads = atoi (argv[++i]);
@@ -156,6 +178,13 @@ main (int argc, char **argv)
       n_scores = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--cuda"))
       cuda = 1;
+  }
+  if (threads < 0)
+    threads = cuda ? 0 : (int) sysconf (_SC_NPROCESSORS_ONLN);
+  if (cuda && threads > 0) {
+    fprintf (stderr, "vmaf-bench-libvmaf: libvmaf's CUDA path runs without a thread pool "
+        "(--threads 0)\n");
+    return 2;
   }
   const unsigned bytes = bpc > 8 ? 2 : 1;
   const size_t plane = (size_t) w * h * bytes;
@@ -175,7 +204,7 @@ main (int argc, char **argv)
 
 #ifdef VMAF_BENCH_CUDA
   CUcontext ctx = NULL;
-  CUdeviceptr dref[64], ddist[64];
+  CUdeviceptr *dref = NULL, *ddist = NULL;
   if (cuda) {
     CUdevice dev;
     VmafCudaState *state = NULL;
@@ -194,7 +223,13 @@ main (int argc, char **argv)
     if (vmaf_cuda_state_init (&state, ccfg) || vmaf_cuda_import_state (vmaf, state)
         || vmaf_cuda_preallocate_pictures (vmaf, pcfg))
       die ("libvmaf's CUDA state failed");
-    for (unsigned d = 0; d < distinct && d < 64; d++) {
+    /* libvmaf copied the state into its context. */
+    free (state);
+    dref = calloc (distinct, sizeof *dref);
+    ddist = calloc (distinct, sizeof *ddist);
+    if (!dref || !ddist)
+      die ("out of memory");
+    for (unsigned d = 0; d < distinct; d++) {
       dref[d] = upload (ref + d * plane, plane);
       ddist[d] = upload (dist + d * plane, plane);
     }
@@ -234,8 +269,8 @@ main (int argc, char **argv)
       if (vmaf_cuda_fetch_preallocated_picture (vmaf, &r)
           || vmaf_cuda_fetch_preallocated_picture (vmaf, &d))
         die ("no preallocated picture");
-      copy_plane (&r, dref[i % distinct % 64], w, h, bytes);
-      copy_plane (&d, ddist[i % distinct % 64], w, h, bytes);
+      copy_plane (&r, dref[i % distinct], w, h, bytes);
+      copy_plane (&d, ddist[i % distinct], w, h, bytes);
     }
 #endif
     if (vmaf_read_pictures (vmaf, &r, &d, i))
@@ -245,7 +280,7 @@ main (int argc, char **argv)
     die ("flush failed");
   const double secs = now () - t0;
 
-  printf ("libvmaf %s %s threads %u frames %u seconds %.6f ms_per_frame %.4f\n", vmaf_version (),
+  printf ("libvmaf %s %s threads %d frames %u seconds %.6f ms_per_frame %.4f\n", vmaf_version (),
       cuda ? "cuda" : "cpu", threads, frames, secs, secs * 1000.0 / frames);
   for (unsigned i = 0; i < n_scores && i < frames; i++) {
     double s;
@@ -255,6 +290,14 @@ main (int argc, char **argv)
   }
   vmaf_model_destroy (model);
   vmaf_close (vmaf);
+#ifdef VMAF_BENCH_CUDA
+  for (unsigned d = 0; cuda && d < distinct; d++) {
+    cu.mem_free (dref[d]);
+    cu.mem_free (ddist[d]);
+  }
+  free (dref);
+  free (ddist);
+#endif
   free (pics);
   free (ref);
   free (dist);

@@ -10,7 +10,7 @@
  *   - libvmaf on the same frames, when the user built it
  *     (tools/build-libvmaf.sh --optimised, its runner given with
  *     --libvmaf-runner): its CPU extractors on every core, and its CUDA ones
- *     where that libvmaf has them;
+ *     where that libvmaf has them (their first scores beside its CPU's);
  *   - where that time goes: each kernel dispatch's share of it (--breakdown);
  *   - a check that vkvmaf's first frames (scores and features, from its
  *     messages) equal the CPU references' (and libvmaf's scores) exactly.
@@ -31,6 +31,7 @@
 #include <gst/video/video.h>
 #include <glib/gstdio.h>
 
+#include <algorithm>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,13 +417,28 @@ main (int argc, char **argv)
         cpu = run_libvmaf (runner, clip, ref_file, dist_file, libvmaf_frames, threads, false,
             check_frames);
         if (!check_only)
-          cuda = run_libvmaf (runner, clip, ref_file, dist_file, libvmaf_frames * 4, 0, true, 0);
+          cuda = run_libvmaf (runner, clip, ref_file, dist_file, libvmaf_frames * 4, 0, true,
+              check_frames);
         g_unlink (ref_file.c_str ());
         g_unlink (dist_file.c_str ());
         if (!cpu.ran)
           notes.push_back (std::string (name) + ": libvmaf CPU: " + cpu.why);
         if (!cuda.ran && !check_only)
           notes.push_back (std::string (name) + ": libvmaf CUDA: " + cuda.why);
+        /* The CUDA run's first scores beside libvmaf's own CPU ones: a note,
+         * not a check, that shows the timed CUDA run computed VMAF. */
+        if (cuda.ran && cpu.ran && !cuda.scores.empty ()) {
+          const size_t n = std::min (cuda.scores.size (), cpu.scores.size ());
+          double worst = 0;
+          for (size_t i = 0; i < n; i++)
+            worst = std::max (worst, fabs (cuda.scores[i] - cpu.scores[i]));
+          gchar *line = worst == 0
+              ? g_strdup_printf ("%s: libvmaf CUDA's scores of %zu frames equal its CPU's", name, n)
+              : g_strdup_printf ("%s: libvmaf CUDA's scores of %zu frames differ from its CPU's "
+                  "by up to %.3g", name, n, worst);
+          notes.push_back (line);
+          g_free (line);
+        }
       }
 
       if (check_frames) {
