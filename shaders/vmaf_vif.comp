@@ -33,6 +33,8 @@
 // whole tile: every tile is counted by exactly one dispatch.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+// Unrolled filter loops keep the per-output sums in registers.
+#extension GL_EXT_control_flow_attributes : require
 
 layout (constant_id = 0) const uint PACKING = 0u; // LUMA_*, scale 0
 layout (constant_id = 1) const uint SHIFT = 0u;   // right shift of 16-bit containers
@@ -124,8 +126,10 @@ shared uint tile[TH][TW];       // reference | distorted << 16
 // load per tap in the horizontal pass.
 shared uvec4 vres[TILE_H][TW];
 shared uint tile_sums[8];
-// (sigma1_sq, sigma2_sq, sigma12) of the pixels left to the exact emulation.
-shared uint exact_list[3 * TILE_W * TILE_H];
+// (sigma1_sq, sigma2_sq, sigma12) of the pixels left to the exact emulation;
+// a tile with more is queued whole.
+const uint WG_LIST = 64u;
+shared uint exact_list[3 * WG_LIST];
 shared uint exact_n;
 
 // Reflect-101, clamped first so that the halo of tiles past the picture's
@@ -168,10 +172,12 @@ void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, VifLimit lim, inout u
     } else if (TAIL) {
       add64 (acc[0], num_log_exact (uint (sigma1_sq), uint (sigma2_sq), uint (sigma12), lim));
     } else {
-      const uint e = 3u * atomicAdd (exact_n, 1u);
-      exact_list[e] = uint (sigma1_sq);
-      exact_list[e + 1u] = uint (sigma2_sq);
-      exact_list[e + 2u] = uint (sigma12);
+      const uint e = atomicAdd (exact_n, 1u);
+      if (e < WG_LIST) {
+        exact_list[3u * e] = uint (sigma1_sq);
+        exact_list[3u * e + 1u] = uint (sigma2_sq);
+        exact_list[3u * e + 2u] = uint (sigma12);
+      }
     }
   }
 }
@@ -211,26 +217,26 @@ void vertical_pass (int rows)
       continue;
     // Per output row: m1, m2, then the high and low split sums of xx, yy, xy.
     uint sums[8][KV];
-    for (int q = 0; q < 8; q++)
-      for (int o = 0; o < KV; o++)
+    [[unroll]] for (int q = 0; q < 8; q++)
+      [[unroll]] for (int o = 0; o < KV; o++)
         sums[q][o] = 0u;
-    for (int j = 0; j < KV + 2 * R; j++) {
+    [[unroll]] for (int j = 0; j < KV + 2 * R; j++) {
       const uint v = tile[r0 + j][c];
       const uint x = v & 0xffffu, y = v >> 16;
       const uint xx = x * x, yy = y * y, xy = x * y;
       const uint term[8] = uint[8] (x, y, xx >> MOM_SHIFT, xx & mom_mask, yy >> MOM_SHIFT,
           yy & mom_mask, xy >> MOM_SHIFT, xy & mom_mask);
-      for (int o = 0; o < KV; o++) {
+      [[unroll]] for (int o = 0; o < KV; o++) {
         const int k = j - o;
         if (k < 0 || k > 2 * R)
           continue;
         const uint f = coef (SCALE, k);
-        for (int q = 0; q < 8; q++)
+        [[unroll]] for (int q = 0; q < 8; q++)
           sums[q][o] += f * term[q];
       }
     }
     const uint mr = 1u << (MEAN_SHIFT - 1u);
-    for (int o = 0; o < KV; o++)
+    [[unroll]] for (int o = 0; o < KV; o++)
       vres[r0 + o][c] = uvec4 (((sums[0][o] + mr) >> MEAN_SHIFT) |
           (((sums[1][o] + mr) >> MEAN_SHIFT) << 16),
           split_round (sums[2][o], sums[3][o], MOM_SHIFT),
@@ -248,23 +254,23 @@ void horizontal_pass (int rows, int cols, VifLimit lim, inout uvec2 acc[4])
     if (c0 >= cols)
       continue;
     uint sums[8][KH];
-    for (int q = 0; q < 8; q++)
-      for (int o = 0; o < KH; o++)
+    [[unroll]] for (int q = 0; q < 8; q++)
+      [[unroll]] for (int o = 0; o < KH; o++)
         sums[q][o] = 0u;
-    for (int j = 0; j < KH + 2 * R; j++) {
+    [[unroll]] for (int j = 0; j < KH + 2 * R; j++) {
       const uvec4 v = vres[r][c0 + j];
       const uint term[8] = uint[8] (v.x & 0xffffu, v.x >> 16, v.y >> 16, v.y & 0xffffu,
           v.z >> 16, v.z & 0xffffu, v.w >> 16, v.w & 0xffffu);
-      for (int o = 0; o < KH; o++) {
+      [[unroll]] for (int o = 0; o < KH; o++) {
         const int k = j - o;
         if (k < 0 || k > 2 * R)
           continue;
         const uint f = coef (SCALE, k);
-        for (int q = 0; q < 8; q++)
+        [[unroll]] for (int q = 0; q < 8; q++)
           sums[q][o] += f * term[q];
       }
     }
-    for (int o = 0; o < KH; o++) {
+    [[unroll]] for (int o = 0; o < KH; o++) {
       if (c0 + o < cols)
         pixel (sums[0][o], sums[1][o], split_round (sums[2][o], sums[3][o], 16u),
             split_round (sums[4][o], sums[5][o], 16u), split_round (sums[6][o], sums[7][o], 16u),
@@ -286,7 +292,7 @@ void decimate (int x0, int y0, int rows, int w, int h)
     if (2 * r >= rows)
       continue;
     uint a1 = 0u, a2 = 0u;
-    for (int k = 0; k <= 2 * RD; k++) {
+    [[unroll]] for (int k = 0; k <= 2 * RD; k++) {
       const uint f = coef (SCALE + 1, k);
       const uint v = tile[2 * r + R - RD + k][c];
       a1 += f * (v & 0xffffu);
@@ -303,7 +309,7 @@ void decimate (int x0, int y0, int rows, int w, int h)
     if (oy >= nh || ox >= nw)
       continue;
     uint a1 = 0u, a2 = 0u;
-    for (int k = 0; k <= 2 * RD; k++) {
+    [[unroll]] for (int k = 0; k <= 2 * RD; k++) {
       const uint f = coef (SCALE + 1, k);
       const uint v = vres[r][2 * c + R - RD + k].x;
       a1 += f * (v & 0xffffu);
@@ -324,7 +330,7 @@ void add_sums (uvec2 acc[4])
   if (t < 8u)
     tile_sums[t] = 0u;
   barrier ();
-  for (int k = 0; k < 4; k++) {
+  [[unroll]] for (int k = 0; k < 4; k++) {
     if (acc[k] == uvec2 (0u))
       continue;
     const uint old = atomicAdd (tile_sums[2 * k], acc[k].x);
@@ -378,10 +384,16 @@ void main_pass ()
   barrier ();
   const uint n = exact_n;
   if (t == 0) {
-    const uint base = n != 0u ? atomicAdd (exact[SCALE], n) : 0u;
+    // A base at the capacity writes nothing.
+    uint base = pc.list_cap;
+    bool fits = n <= WG_LIST;
+    if (fits && n != 0u) {
+      base = atomicAdd (exact[SCALE], n);
+      fits = base <= pc.list_cap && n <= pc.list_cap - base;
+    }
     list_base = base;
-    list_fits = base <= pc.list_cap && n <= pc.list_cap - base;
-    if (!list_fits)
+    list_fits = fits;
+    if (!fits)
       exact[pc.queue_offset + atomicAdd (exact[4 + SCALE], 1u)] =
           gl_WorkGroupID.y * pc.tiles_x + gl_WorkGroupID.x;
   }
