@@ -28,9 +28,9 @@
 // dispatches: the main one (TAIL false) lists the pixels the fast path
 // cannot decide in a buffer (per workgroup in shared memory, then one
 // global reservation), and the tail (TAIL true) emulates them. A workgroup
-// whose list does not fit the buffer adds nothing; it queues its tile, and
-// the tail filters that tile again, with the emulation inline, and adds the
-// whole tile: every tile is counted by exactly one dispatch.
+// whose list does not fit the buffer adds nothing; it queues its strip of
+// tiles, and the tail filters that strip again, with the emulation inline,
+// and adds it whole: every strip is counted by exactly one dispatch.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Unrolled filter loops keep the per-output sums in registers.
@@ -54,6 +54,9 @@ layout (constant_id = 8) const int KV = 1;
 layout (constant_id = 9) const int KH = 1;
 // The tail dispatch of the scale (see above).
 layout (constant_id = 10) const bool TAIL = false;
+// Tiles down a workgroup's strip: the window of input rows slides down, so
+// that each row is loaded once, not with every tile's halo.
+layout (constant_id = 11) const int STRIP = 1;
 // Workgroups of the tail dispatch.
 const uint TAIL_GROUPS = 32u;
 
@@ -188,6 +191,34 @@ void load_tile (int x0, int y0, int w, int h)
   const int t = int (gl_LocalInvocationIndex);
   for (int i = t; i < TH * TW; i += NTHREADS) {
     const int ty = i / TW, tx = i % TW;
+    const uint gy = uint (mirror (y0 + ty - R, h));
+    const uint gx = uint (mirror (x0 + tx - R, w));
+    uint v;
+    if (SCALE == 0) {
+      v = uint (ref_fetch (pc.ref_offset + gy * pc.ref_stride, gx)) |
+          (uint (dist_fetch (pc.dist_offset + gy * pc.dist_stride, gx)) << 16);
+    } else {
+      v = ref_words[pc.ref_offset + gy * pc.ref_stride + gx];
+    }
+    tile[ty][tx] = v;
+  }
+}
+
+// The window moved down TILE_H rows, to the tile at (x0, y0): the rows the
+// tiles share move up (in steps no longer than the move, so that no row is
+// overwritten before it is read), then the new rows are loaded.
+void slide_tile (int x0, int y0, int w, int h)
+{
+  const int t = int (gl_LocalInvocationIndex);
+  const int KEEP = TH - TILE_H;
+  for (int p = 0; p < KEEP; p += TILE_H) {
+    const int n = min (TILE_H, KEEP - p) * TW;
+    for (int i = t; i < n; i += NTHREADS)
+      tile[p + i / TW][i % TW] = tile[p + TILE_H + i / TW][i % TW];
+    barrier ();
+  }
+  for (int i = t; i < TILE_H * TW; i += NTHREADS) {
+    const int ty = KEEP + i / TW, tx = i % TW;
     const uint gy = uint (mirror (y0 + ty - R, h));
     const uint gx = uint (mirror (x0 + tx - R, w));
     uint v;
@@ -359,29 +390,46 @@ VifLimit push_limit ()
 shared uint list_base;
 shared bool list_fits;
 
+// The strip of STRIP tiles from (x0, ys): every pixel's terms into acc, and
+// with `dec` the next scale's pictures. Every invocation calls it.
+void filter_strip (int x0, int ys, int w, int h, VifLimit lim, const bool dec,
+    inout uvec2 acc[4])
+{
+  const int cols = min (TILE_W, w - x0);
+  for (int c = 0; c < STRIP; c++) {
+    const int y0 = ys + c * TILE_H;
+    if (y0 >= h)
+      break;
+    const int rows = min (TILE_H, h - y0);
+    if (c == 0)
+      load_tile (x0, y0, w, h);
+    else
+      slide_tile (x0, y0, w, h);
+    barrier ();
+    vertical_pass (rows);
+    barrier ();
+    horizontal_pass (rows, cols, lim, acc);
+    if (dec && SCALE < 3) {
+      barrier ();
+      decimate (x0, y0, rows, w, h);
+    }
+    barrier ();
+  }
+}
+
 void main_pass ()
 {
   const int t = int (gl_LocalInvocationIndex);
   const int w = int (pc.width), h = int (pc.height);
   const int x0 = int (gl_WorkGroupID.x) * TILE_W;
-  const int y0 = int (gl_WorkGroupID.y) * TILE_H;
-  const int rows = min (TILE_H, h - y0), cols = min (TILE_W, w - x0);
+  const int ys = int (gl_WorkGroupID.y) * TILE_H * STRIP;
 
   if (t == 0)
     exact_n = 0u;
-  load_tile (x0, y0, w, h);
-  barrier ();
-  vertical_pass (rows);
-  barrier ();
   uvec2 acc[4] = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
-  horizontal_pass (rows, cols, push_limit (), acc);
-  if (SCALE < 3) {
-    barrier ();
-    decimate (x0, y0, rows, w, h);
-  }
+  filter_strip (x0, ys, w, h, push_limit (), true, acc);
 
-  // The listed pixels into the scale's list, or the tile into its queue.
-  barrier ();
+  // The listed pixels into the scale's list, or the strip into its queue.
   const uint n = exact_n;
   if (t == 0) {
     // A base at the capacity writes nothing.
@@ -427,19 +475,13 @@ void tail_pass ()
   }
   add_sums (acc);
 
-  // The queued tiles, whole.
+  // The queued strips, whole.
   const uint queued = exact[4 + SCALE];
   for (uint q = g; q < queued; q += TAIL_GROUPS) {
-    const uint tile_id = exact[pc.queue_offset + q];
-    const int x0 = int (tile_id % pc.tiles_x) * TILE_W, y0 = int (tile_id / pc.tiles_x) * TILE_H;
-    const int rows = min (TILE_H, h - y0), cols = min (TILE_W, w - x0);
-    barrier ();
-    load_tile (x0, y0, w, h);
-    barrier ();
-    vertical_pass (rows);
-    barrier ();
+    const uint id = exact[pc.queue_offset + q];
     acc = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
-    horizontal_pass (rows, cols, lim, acc);
+    filter_strip (int (id % pc.tiles_x) * TILE_W, int (id / pc.tiles_x) * TILE_H * STRIP, w, h,
+        lim, false, acc);
     add_sums (acc);
   }
 }

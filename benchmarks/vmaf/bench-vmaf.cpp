@@ -19,6 +19,7 @@
  *              [--libvmaf-runner PATH] [--libvmaf-frames N] [--threads N]
  *              [--no-pipeline] [--breakdown]
  *              [--vif-tile WxH] [--vif-block HxV] [--vif-threads N]
+ *              [--vif-strip N]
  *
  * The --vif-* options override the VIF kernel's tuning (see
  * VifKernelOptions), to compare settings on one device.
@@ -359,6 +360,8 @@ main (int argc, char **argv)
       sscanf (argv[++i], "%ux%u", &vif_options.block_h, &vif_options.block_v);
     else if (!strcmp (argv[i], "--vif-threads") && has)
       vif_options.threads = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--vif-strip") && has)
+      vif_options.strip = atoi (argv[++i]);
     else {
       fprintf (stderr, "unknown argument %s (see the head of bench-vmaf.cpp)\n", argv[i]);
       return 2;

@@ -44,6 +44,10 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   k->device_ = (GstVulkanDevice *) gst_object_ref (device);
   k->exact_only_ = options.exact_only;
   k->exact_capacity_ = options.exact_capacity;
+  /* On an H200, scale 0 of a 2160p frame takes 460 us with strips of 4
+   * tiles, 520 us with single tiles, 457 us with 8 (and the coarse scales
+   * get slower: too few workgroups). */
+  k->strip_ = options.strip ? options.strip : 4;
   /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples, 4 x tile_h x
    * (tile_w + 16) vertical results and 3 x 64 words of pixels left to the
    * exact emulation: 11 KiB at 32 x 8, within Vulkan's
@@ -129,7 +133,7 @@ VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, bool tail, 
     return it->second;
   VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 6, sizeof (VifPush),
     { packing, shift, (uint32_t) scale, tile_w_, tile_h_, threads_, exact_only_ ? 1u : 0u,
-      bpc, block_v_, block_h_, tail ? 1u : 0u } };
+      bpc, block_v_, block_h_, tail ? 1u : 0u, strip_ } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;
@@ -192,7 +196,7 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   for (int s = 0; s < kVifScales; s++) {
     const uint32_t sw = w >> s, sh = h >> s;
     groups_x[s] = (sw + tile_w_ - 1) / tile_w_;
-    groups_y[s] = (sh + tile_h_ - 1) / tile_h_;
+    groups_y[s] = (sh + tile_h_ * strip_ - 1) / (tile_h_ * strip_);
     list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;
     list_offset[s] = exact_words;
     queue_offset[s] = list_offset[s] + 3 * list_cap[s];

@@ -38,6 +38,9 @@ struct VifKernelOptions {
    * per 64 pixels, and 256 more); tests make it small, so that tiles whose
    * pixels do not fit take the tail's other path. */
   uint32_t exact_capacity = 0;
+  /* Tiles down the strip of a workgroup (the input rows it loads slide
+   * down: fewer loads, fewer workgroups); 0: the default, 4. */
+  uint32_t strip = 0;
 };
 
 class VkVifKernel {
@@ -86,6 +89,7 @@ class VkVifKernel {
   uint32_t tile_h_ = 8;
   uint32_t block_v_ = 1, block_h_ = 1;
   uint32_t exact_capacity_ = 0;
+  uint32_t strip_ = 1;
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;
   GstBuffer *table_ = nullptr;

@@ -206,9 +206,11 @@ void random_frame (gpc_test::Rng &rng, Frame &f, unsigned max_w, unsigned max_h)
 
 /* Random frames: the fast path on all of them, the exact emulation on the
  * smaller ones (it is slow on lavapipe), against the CPU reference. On the
- * default tiles, every pixel emulated makes more than a workgroup lists,
- * so the tail dispatches filter the tiles again; 16x4 tiles list theirs
- * (at most 64), in a list of all or only 40 of each scale's pixels. */
+ * default strips of tiles, every pixel emulated makes more than a
+ * workgroup lists, so the tail dispatches filter the strips again; single
+ * 16x4 tiles list theirs (at most 64), in a list of all or only 40 of each scale's pixels. Strips
+ * of 5 and 3 tiles a workgroup, the last strip short, the latter with
+ * every pixel emulated: the tails filter whole strips again. */
 GST_START_TEST (random_frames)
 {
   GpcVkTestDevice dev;
@@ -221,10 +223,17 @@ GST_START_TEST (random_frames)
   fail_unless (exact != NULL, "%s", err ? err->message : "");
   o.tile_w = 16;
   o.tile_h = 4;
+  o.strip = 1;
   gpc::VkVifKernel *listed = gpc::VkVifKernel::create (dev.device, &err, o);
   o.exact_capacity = 40;
   gpc::VkVifKernel *queued = gpc::VkVifKernel::create (dev.device, &err, o);
-  fail_unless (listed && queued, "%s", err ? err->message : "");
+  o.tile_w = o.tile_h = 0;
+  o.strip = 3;
+  gpc::VkVifKernel *strips_queued = gpc::VkVifKernel::create (dev.device, &err, o);
+  gpc::VifKernelOptions strip_o;
+  strip_o.strip = 5;
+  gpc::VkVifKernel *strips = gpc::VkVifKernel::create (dev.device, &err, strip_o);
+  fail_unless (listed && queued && strips_queued && strips, "%s", err ? err->message : "");
   /* The tile of devices with Vulkan's minimum of shared memory, and an odd
    * one (tiles narrower than the coarse scales' halos, fewer invocations),
    * both with several outputs per invocation. */
@@ -267,7 +276,13 @@ GST_START_TEST (random_frames)
         expect_same (f, "exact emulation, pixels listed", gpu, cpu);
         gpu_accumulate (dev, queued, rng, f, gpu);
         expect_same (f, "exact emulation, short list", gpu, cpu);
+        gpu_accumulate (dev, strips_queued, rng, f, gpu);
+        expect_same (f, "exact emulation, strips of 3 tiles queued", gpu, cpu);
       }
+    }
+    if (iter % 3 == 0) {
+      gpu_accumulate (dev, strips, rng, f, gpu);
+      expect_same (f, "strips of 5 tiles", gpu, cpu);
     }
     if (iter % 6 == 0) {
       gpu_accumulate (dev, small, rng, f, gpu);
@@ -280,6 +295,8 @@ GST_START_TEST (random_frames)
   delete fast;
   delete exact;
   delete listed;
+  delete strips;
+  delete strips_queued;
   delete queued;
   delete small;
   delete odd;
