@@ -45,6 +45,7 @@ struct RowsPush {
 
 const uint32_t kDwtTile = 16;                  /* vmaf_adm_dwt.comp */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
+const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
 
 } // namespace
 
@@ -121,7 +122,8 @@ bool VkAdmKernel::ensure_scratch (uint32_t w, uint32_t h, GError **error)
     ref_bands_[s] = (uint32_t) words;
     dis_bands_[s] = (uint32_t) (words + 4 * n);
     partial_[s] = (uint32_t) (words + 8 * n);
-    /* Six (low, high) sums per region row and tile. */
+    /* Six (low, high) sums per region row and tile, stored sum, tile,
+     * region row (vmaf_adm_rows.comp reads neighbouring rows together). */
     words += 8 * n + (uint64_t) (g.core.bottom - g.core.top) * tiles_x_[s] * 12;
   }
   const uint64_t max_range = device_->physical_device->properties.limits.maxStorageBufferRange;
@@ -235,7 +237,11 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     rp.den_row[s] = sh.den_row;
   }
   rp.result_base = slot * kResultWords;
-  if (!exec->dispatch (rows_, rows_bufs, 2, &rp, sizeof rp, rp.rows[0], 4, 1, error))
+  /* 64 region rows per workgroup (vmaf_adm_rows.comp), per scale and sum:
+   * scale 0 has the most rows; the coarser scales' surplus workgroups
+   * return at once. */
+  if (!exec->dispatch (rows_, rows_bufs, 2, &rp, sizeof rp,
+          (rp.rows[0] + kRowsPerGroup - 1) / kRowsPerGroup, 4, 6, error))
     return false;
   exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   return true;
