@@ -1,9 +1,12 @@
 // gst-gpucodecs
 // SPDX-License-Identifier: LGPL-2.1-or-later
 //
-// VMAF integer ADM, one scale's masked sums, bit-exact with gst/vmaf's CPU
-// reference (libvmaf 3.2 scalar code). A workgroup takes a TW x TH tile of
-// the region `core`:
+// VMAF integer ADM, the masked sums of all four scales in one dispatch (after
+// every scale's wavelet step), bit-exact with gst/vmaf's CPU reference
+// (libvmaf 3.2 scalar code). The coarse scales have few tiles: alone they
+// left the GPU mostly idle, each behind a barrier of its own; their
+// workgroups come first so they run beside scale 0's many. A workgroup
+// takes a TW x TH tile of one scale's region `core`:
 // 1. decoupling and CSF (vmaf_adm_decouple.glsl) of the tile and a 1-sample
 //    halo into shared memory, the halo mirrored as libvmaf's masking
 //    neighbourhood is (-1 -> 1 above / left, n -> n - 1 below / right). The
@@ -41,18 +44,55 @@ layout (local_size_x = THREADS) in;
 // Bands (read) and partial sums (written, as (low, high) word pairs).
 layout (std430, binding = 0) buffer Scratch { int scratch[]; };
 
+// Per scale, packed to fit the 128 bytes of push constants Vulkan promises;
+// the region is symmetric (right = w - left, bottom = h - top), and each
+// scale's scratch holds the reference's bands a, h, v, d, the distorted's,
+// then the partial sums, per sum, tile and region row, a (low, high) pair.
 layout (push_constant) uniform Params {
-  uint w, h, n;                   // band size, samples per band
-  uint left, top, right, bottom;  // the region
-  uint ref_bands, dis_bands;      // word offsets of bands a, h, v, d
-  uint scale;
-  uint rfactor[3];                // CSF weights: Q21/Q23 at scale 0, else Q32
-  int gain;                       // enhancement-gain limit (integer)
-  uint num_sub[3], num_sq[3], num_cub[3];
-  uint den_sq, den_cub;
-  uint partial;                   // word offset: per sum, tile and region row, a pair
-  uint tiles_x;
+  uint size[4];    // band width | height << 16
+  uint corner[4];  // region left | top << 16
+  uint rf_hv[4];   // CSF weights of bands h and v: Q21 at scale 0, else Q32
+  uint rf_d[4];    // of band d: Q23 at scale 0, else Q32
+  uint shifts[12]; // bytes: num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub, gain
+  uint bands[4];   // word offset of the reference's band a
 } pc;
+
+// The workgroup's scale, unpacked.
+struct Scale {
+  uint scale, w, h, n, left, top, right, bottom;
+  uint ref_bands, dis_bands, partial, tiles_x, tiles;
+  uint rfactor[3], num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub;
+  int gain;
+};
+Scale sc;
+
+uint shift_byte (uint s, uint i) { return bitfieldExtract (pc.shifts[s * 3u + i / 4u], int (i % 4u) * 8, 8); }
+
+void load_scale (uint s)
+{
+  sc.scale = s;
+  sc.w = pc.size[s] & 0xffffu;
+  sc.h = pc.size[s] >> 16;
+  sc.n = sc.w * sc.h;
+  sc.left = pc.corner[s] & 0xffffu;
+  sc.top = pc.corner[s] >> 16;
+  sc.right = sc.w - sc.left;
+  sc.bottom = sc.h - sc.top;
+  sc.ref_bands = pc.bands[s];
+  sc.dis_bands = sc.ref_bands + 4u * sc.n;
+  sc.partial = sc.ref_bands + 8u * sc.n;
+  sc.tiles_x = (sc.right - sc.left + uint (TW) - 1u) / uint (TW);
+  sc.tiles = sc.tiles_x * ((sc.bottom - sc.top + uint (TH) - 1u) / uint (TH));
+  sc.rfactor = uint[3] (pc.rf_hv[s], pc.rf_hv[s], pc.rf_d[s]);
+  for (uint b = 0u; b < 3u; b++) {
+    sc.num_sub[b] = shift_byte (s, b);
+    sc.num_sq[b] = shift_byte (s, 3u + b);
+    sc.num_cub[b] = shift_byte (s, 6u + b);
+  }
+  sc.den_sq = shift_byte (s, 9u);
+  sc.den_cub = shift_byte (s, 10u);
+  sc.gain = int (shift_byte (s, 11u));
+}
 
 #include "vmaf_adm_decouple.glsl"
 
@@ -73,7 +113,7 @@ shared int smem[TILE_WORDS > RED_WORDS ? TILE_WORDS : RED_WORDS];
 int centre_term (int csf)
 {
   const int a = abs32 (csf);
-  if (pc.scale == 0u)
+  if (sc.scale == 0u)
     return sext16 ((8738 * a + 2048) >> 12);
   return int (sar64 (add64 (smul64 (286331153, a), uvec2 (0x80000000u, 0xffffffffu)), 32u).x);
 }
@@ -87,27 +127,27 @@ void terms (uint ty, uint tx, uint i, uint j, inout uvec2 sums[6])
     for (uint dx = 0u; dx < 3u; dx++)
       if (dy != 1u || dx != 1u)
         thr += smem[FS_AT + (ty + dy) * ROW_WORDS + tx + dx];
-  const uint o = i * pc.w + j;
+  const uint o = i * sc.w + j;
   for (uint b = 0u; b < 3u; b++) {
     const int r = smem[R_AT + (b * TH + ty) * ROW_WORDS + tx];
     int x;
-    if (pc.scale == 0u)
-      x = r * int (pc.rfactor[b]);
+    if (sc.scale == 0u)
+      x = r * int (sc.rfactor[b]);
     else
-      x = int (sar64 (add64 (sumul64 (r, pc.rfactor[b]), uvec2 (1u << 27, 0u)), 28u).x);
-    x = max (abs32 (x) - (thr << pc.num_sub[b]), 0);
-    const uint sq = pc.num_sq[b];
+      x = int (sar64 (add64 (sumul64 (r, sc.rfactor[b]), uvec2 (1u << 27, 0u)), 28u).x);
+    x = max (abs32 (x) - (thr << sc.num_sub[b]), 0);
+    const uint sq = sc.num_sq[b];
     const int x_sq = int (sar64 (add64 (smul64 (x, x), uvec2 (1u << (sq - 1u), 0u)), sq).x);
-    sums[b] = add64 (sums[b], sar64 (add64 (smul64 (x_sq, x), uvec2 (half_of (pc.num_cub[b]), 0u)), pc.num_cub[b]));
+    sums[b] = add64 (sums[b], sar64 (add64 (smul64 (x_sq, x), uvec2 (half_of (sc.num_cub[b]), 0u)), sc.num_cub[b]));
 
-    const uint d = uint (abs32 (scratch[pc.ref_bands + (b + 1u) * pc.n + o]));
-    if (pc.scale == 0u) {
+    const uint d = uint (abs32 (scratch[sc.ref_bands + (b + 1u) * sc.n + o]));
+    if (sc.scale == 0u) {
       sums[3u + b] = add64 (sums[3u + b], umul64 (d * d, d));
     } else {
       // libvmaf rounds the square with 2^shift, not 2^(shift - 1).
-      const uint q = shr64 (add64 (umul64 (d, d), shl64 (uvec2 (1u, 0u), pc.den_sq)), pc.den_sq).x;
+      const uint q = shr64 (add64 (umul64 (d, d), shl64 (uvec2 (1u, 0u), sc.den_sq)), sc.den_sq).x;
       sums[3u + b] = add64 (sums[3u + b],
-          shr64 (add64 (umul64 (q, d), uvec2 (half_of (pc.den_cub), 0u)), pc.den_cub));
+          shr64 (add64 (umul64 (q, d), uvec2 (half_of (sc.den_cub), 0u)), sc.den_cub));
     }
   }
 }
@@ -115,8 +155,16 @@ void terms (uint ty, uint tx, uint i, uint j, inout uvec2 sums[6])
 void main ()
 {
   const uint t = gl_LocalInvocationIndex;
-  const int j0 = int (pc.left + gl_WorkGroupID.x * TW), i0 = int (pc.top + gl_WorkGroupID.y * TH);
-  const int w = int (pc.w), h = int (pc.h);
+  // Workgroups past the last tile (the grid is a rectangle) have nothing.
+  uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  uint s = 3u;
+  for (load_scale (s); g >= sc.tiles && s > 0u; load_scale (--s))
+    g -= sc.tiles;
+  if (g >= sc.tiles)
+    return;
+  const uint tile_x = g % sc.tiles_x;
+  const int j0 = int (sc.left + tile_x * TW), i0 = int (sc.top + g / sc.tiles_x * TH);
+  const int w = int (sc.w), h = int (sc.h);
 
   for (uint e = t; e < uint (HW * HH); e += uint (THREADS)) {
     const int hy = int (e) / HW, hx = int (e) % HW;
@@ -127,8 +175,8 @@ void main ()
     const uint o = uint (i * w + j);
     int os[3], ts[3], r[3], csf[3], flt[3];
     for (uint b = 0u; b < 3u; b++) {
-      os[b] = scratch[pc.ref_bands + (b + 1u) * pc.n + o];
-      ts[b] = scratch[pc.dis_bands + (b + 1u) * pc.n + o];
+      os[b] = scratch[sc.ref_bands + (b + 1u) * sc.n + o];
+      ts[b] = scratch[sc.dis_bands + (b + 1u) * sc.n + o];
     }
     decouple_csf (os, ts, r, csf, flt);
     smem[FS_AT + hy * ROW_WORDS + hx] = flt[0] + flt[1] + flt[2];
@@ -145,9 +193,9 @@ void main ()
   const uint row = t / LANES, lane = t % LANES;
   const uint i = uint (i0) + row;
   uvec2 acc[6] = uvec2[6] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
-  if (row < TH && i < pc.bottom)
+  if (row < TH && i < sc.bottom)
     for (uint c = lane; c < TW; c += LANES)
-      if (uint (j0) + c < pc.right)
+      if (uint (j0) + c < sc.right)
         terms (row, c, i, uint (j0) + c, acc);
   barrier ();
   if (row < TH)
@@ -162,14 +210,14 @@ void main ()
   // as the partial sum area's [sum][tile][region row] (low, high) pairs.
   if (t < 6u * TH) {
     const uint k = t / TH, r = t % TH, ri = uint (i0) + r;
-    if (ri < pc.bottom) {
+    if (ri < sc.bottom) {
       uvec2 sum = uvec2 (0u);
       for (uint l = 0u; l < LANES; l++) {
         const uint at = ((k * TH + r) * RED_STRIDE + l) * 2u;
         sum = add64 (sum, uvec2 (uint (smem[at]), uint (smem[at + 1u])));
       }
-      const uint rows = pc.bottom - pc.top;
-      const uint base = pc.partial + ((k * pc.tiles_x + gl_WorkGroupID.x) * rows + ri - pc.top) * 2u;
+      const uint rows = sc.bottom - sc.top;
+      const uint base = sc.partial + ((k * sc.tiles_x + tile_x) * rows + ri - sc.top) * 2u;
       scratch[base] = int (sum.x);
       scratch[base + 1u] = int (sum.y);
     }

@@ -25,17 +25,16 @@ struct DwtPush {
   uint32_t slot, result_words;
 };
 
-/* The region travels as the shader's uint left, top, right, bottom. */
+/* All scales at once, packed (vmaf_adm_masked.comp): 128 bytes, what
+ * every Vulkan device takes. */
 struct MaskedPush {
-  uint32_t w, h, n;
-  AdmRect rect;
-  uint32_t ref_bands, dis_bands, scale;
-  uint32_t rfactor[3];
-  int32_t gain;
-  uint32_t num_sub[3], num_sq[3], num_cub[3];
-  uint32_t den_sq, den_cub;
-  uint32_t partial, tiles_x;
+  uint32_t size[4];    /* band width | height << 16 */
+  uint32_t corner[4];  /* region left | top << 16 */
+  uint32_t rf_hv[4], rf_d[4];
+  uint32_t shifts[12]; /* bytes num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub, gain */
+  uint32_t bands[4];   /* word offset of the reference's band a */
 };
+static_assert (sizeof (MaskedPush) == 128, "Vulkan guarantees 128 bytes of push constants");
 
 struct RowsPush {
   uint32_t rows[4], tiles[4], partial[4];
@@ -46,6 +45,31 @@ struct RowsPush {
 const uint32_t kDwtTile = 16;                  /* vmaf_adm_dwt.comp */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
+const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
+
+void masked_push (const AdmScaleGeom geom[4], const AdmConsts &c, const uint32_t bands[4],
+    MaskedPush *p)
+{
+  for (int s = 0; s < 4; s++) {
+    const AdmScaleGeom &g = geom[s];
+    /* The shader takes the region as symmetric, as adm_geometry makes it. */
+    g_assert (g.core.right == g.w - g.core.left && g.core.bottom == g.h - g.core.top);
+    p->size[s] = (uint32_t) g.w | (uint32_t) g.h << 16;
+    p->corner[s] = (uint32_t) g.core.left | (uint32_t) g.core.top << 16;
+    p->rf_hv[s] = c.i_rfactor[s][0];
+    p->rf_d[s] = c.i_rfactor[s][2];
+    AdmShifts sh;
+    adm_shifts (g, s, &sh);
+    const uint32_t bytes[12] = { sh.num_sub[0], sh.num_sub[1], sh.num_sub[2], sh.num_sq[0],
+      sh.num_sq[1], sh.num_sq[2], sh.num_cub[0], sh.num_cub[1], sh.num_cub[2], sh.den_sq,
+      sh.den_cub, (uint32_t) c.gain_limit };
+    for (int i = 0; i < 12; i++) {
+      g_assert (bytes[i] < 256);
+      p->shifts[s * 3 + i / 4] |= bytes[i] << (i % 4 * 8);
+    }
+    p->bands[s] = bands[s];
+  }
+}
 
 } // namespace
 
@@ -184,8 +208,6 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   RowsPush rp = {};
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom_[s];
-    const uint32_t n = (uint32_t) g.w * g.h;
-
     DwtPush dp = {};
     dp.in_w = s == 0 ? width : geom_[s - 1].w;
     dp.in_h = s == 0 ? height : geom_[s - 1].h;
@@ -206,36 +228,27 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
       return false;
     stage_barrier ();
 
-    MaskedPush mp = {};
-    mp.w = g.w;
-    mp.h = g.h;
-    mp.n = n;
-    mp.rect = g.core;
-    mp.ref_bands = ref_bands_[s];
-    mp.dis_bands = dis_bands_[s];
-    mp.scale = s;
-    memcpy (mp.rfactor, consts_.i_rfactor[s], sizeof mp.rfactor);
-    mp.gain = consts_.gain_limit;
     AdmShifts sh;
     adm_shifts (g, s, &sh);
-    memcpy (mp.num_sub, sh.num_sub, sizeof mp.num_sub);
-    memcpy (mp.num_sq, sh.num_sq, sizeof mp.num_sq);
-    memcpy (mp.num_cub, sh.num_cub, sizeof mp.num_cub);
-    mp.den_sq = sh.den_sq;
-    mp.den_cub = sh.den_cub;
-    mp.partial = partial_[s];
-    mp.tiles_x = tiles_x_[s];
-    const uint32_t rows = g.core.bottom - g.core.top;
-    if (!exec->dispatch (masked_, scratch_buf, 1, &mp, sizeof mp, tiles_x_[s],
-            (rows + kMaskTileH - 1) / kMaskTileH, 1, error))
-      return false;
-    stage_barrier ();
-    rp.rows[s] = rows;
+    rp.rows[s] = g.core.bottom - g.core.top;
     rp.tiles[s] = tiles_x_[s];
     rp.partial[s] = partial_[s];
     rp.num_row[s] = sh.num_row;
     rp.den_row[s] = sh.den_row;
   }
+  /* The masked sums of every scale: one workgroup per tile, in a grid of
+   * at most kMaxGroups columns. */
+  MaskedPush mp = {};
+  masked_push (geom_, consts_, ref_bands_, &mp);
+  uint32_t tiles = 0;
+  for (int s = 0; s < 4; s++)
+    tiles += tiles_x_[s] * ((rp.rows[s] + kMaskTileH - 1) / kMaskTileH);
+  const uint32_t grid_y = (tiles + kMaxGroups - 1) / kMaxGroups;
+  if (!exec->dispatch (masked_, scratch_buf, 1, &mp, sizeof mp, (tiles + grid_y - 1) / grid_y,
+          grid_y, 1, error))
+    return false;
+  stage_barrier ();
+
   rp.result_base = slot * kResultWords;
   /* 64 region rows per workgroup (vmaf_adm_rows.comp), per scale and sum:
    * scale 0 has the most rows; the coarser scales' surplus workgroups

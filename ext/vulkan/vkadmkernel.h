@@ -4,9 +4,9 @@
  * VMAF's integer ADM on the GPU (shaders/vmaf_adm_*.comp): per frame pair,
  * the 64-bit integer sums of gpc::AdmAccum, bit-exact with the CPU reference
  * gst/vmaf/vmaf-adm-ref.cpp; gpc::adm_finish() turns them into libvmaf's
- * values on the host. Per scale two dispatches, the wavelet step of both
- * pictures and the masked sums (decoupling, CSF and masking fused in
- * shared-memory tiles, per-row partial sums), then one for all scales that
+ * values on the host. Per scale a dispatch for the wavelet step of both
+ * pictures; then one for the masked sums of all scales (decoupling, CSF and
+ * masking fused in shared-memory tiles, per-row partial sums), and one that
  * finishes the rows into the result slot (64-bit atomics from 32-bit ones).
  */
 #pragma once
