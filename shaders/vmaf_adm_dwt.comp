@@ -6,10 +6,11 @@
 // reference (libvmaf 3.2 scalar code). Scale 0 reads luma samples; scales
 // 1..3 the previous scale's approximation band in the scratch buffer.
 //
-// A workgroup makes a 16 x 16 tile of the four bands: the vertical pass of
-// its 34 input columns goes to shared memory, then each invocation filters
-// one output horizontally. Input rows and columns 2i - 1 .. 2i + 2 mirror
-// as -1 -> 1 and n -> n - 1.
+// A workgroup of 16 x 16 invocations makes a 16 x 15 tile of the four
+// bands: the vertical pass of its 15 x 34 entries (two rounds of 256, where
+// 16 rows took a third, nearly idle one) goes to shared memory, then each
+// invocation filters one output horizontally. Input rows and columns
+// 2i - 1 .. 2i + 2 mirror as -1 -> 1 and n -> n - 1.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
@@ -19,7 +20,8 @@ layout (constant_id = 1) const uint SHIFT = 0u;   // right shift of 16-bit conta
 #include "motion_luma_fetch.glsl"
 #include "vmaf_adm_common.glsl"
 
-#define TILE 16
+#define TILE 16   // outputs per row, invocations per row and column
+#define ROWS 15   // output rows
 #define SPAN (2 * TILE + 2)
 
 layout (local_size_x = TILE, local_size_y = TILE) in;
@@ -48,8 +50,8 @@ const int LO[4] = int[4] (15826, 27411, 7345, -4240);
 const int HI[4] = int[4] (-4240, -7345, 27411, -15826);
 const int LO_SUM = 46342;
 
-shared int lo_s[TILE][SPAN];
-shared int hi_s[TILE][SPAN];
+shared int lo_s[ROWS][SPAN];
+shared int hi_s[ROWS][SPAN];
 
 // Index of virtual position x (2i - 1 + k) in 0 .. n - 1. Positions past a
 // tile's last real output clamp into the band (their results are unused).
@@ -96,14 +98,14 @@ void main ()
 {
   const bool dis = gl_WorkGroupID.z == 1u;
   const int n_w = int (pc.in_w), n_h = int (pc.in_h);
-  const int j0 = int (gl_WorkGroupID.x) * TILE, i0 = int (gl_WorkGroupID.y) * TILE;
+  const int j0 = int (gl_WorkGroupID.x) * TILE, i0 = int (gl_WorkGroupID.y) * ROWS;
   const uint t = gl_LocalInvocationIndex;
 
   if (pc.scale == 0u && gl_WorkGroupID == uvec3 (0u) && t < pc.result_words)
     result[pc.slot * pc.result_words + t] = 0u;
 
-  // Vertical pass: TILE output rows x SPAN input columns.
-  for (uint e = t; e < uint (TILE * SPAN); e += uint (TILE * TILE)) {
+  // Vertical pass: ROWS output rows x SPAN input columns.
+  for (uint e = t; e < uint (ROWS * SPAN); e += uint (TILE * TILE)) {
     const int r = int (e) / SPAN, c = int (e) % SPAN;
     const int i = min (i0 + r, int (pc.out_h) - 1);
     const int x = mirror (2 * j0 - 1 + c, n_w);
@@ -133,7 +135,7 @@ void main ()
 
   const int r = int (gl_LocalInvocationID.y), cc = int (gl_LocalInvocationID.x);
   const int i = i0 + r, j = j0 + cc;
-  if (i >= int (pc.out_h) || j >= int (pc.out_w))
+  if (r >= ROWS || i >= int (pc.out_h) || j >= int (pc.out_w))
     return;
   const int c = 2 * cc;
   const int a = horizontal (lo_s[r][c], lo_s[r][c + 1], lo_s[r][c + 2], lo_s[r][c + 3], true);

@@ -42,7 +42,7 @@ struct RowsPush {
   uint32_t result_base;
 };
 
-const uint32_t kDwtTile = 16;                  /* vmaf_adm_dwt.comp */
+const uint32_t kDwtTileW = 16, kDwtTileH = 15;  /* vmaf_adm_dwt.comp */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
 const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
@@ -223,8 +223,8 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     dp.dis_out = dis_bands_[s];
     dp.slot = slot;
     dp.result_words = kResultWords;
-    if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g.w + kDwtTile - 1) / kDwtTile,
-            (g.h + kDwtTile - 1) / kDwtTile, 2, error))
+    if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g.w + kDwtTileW - 1) / kDwtTileW,
+            (g.h + kDwtTileH - 1) / kDwtTileH, 2, error))
       return false;
     stage_barrier ();
 
