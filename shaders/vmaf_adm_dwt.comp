@@ -6,11 +6,16 @@
 // reference (libvmaf 3.2 scalar code). Scale 0 reads luma samples; scales
 // 1..3 the previous scale's approximation band in the scratch buffer.
 //
-// A workgroup of 16 x 16 invocations makes a 16 x 15 tile of the four
-// bands: the vertical pass of its 15 x 34 entries (two rounds of 256, where
-// 16 rows took a third, nearly idle one) goes to shared memory, then each
-// invocation filters one output horizontally. Input rows and columns
-// 2i - 1 .. 2i + 2 mirror as -1 -> 1 and n -> n - 1.
+// A workgroup of 256 invocations makes a 32 x 15 tile of the four bands:
+// the vertical pass of its 15 x 66 entries (four nearly full rounds) goes to
+// shared memory, then 16 invocations per row filter two neighbouring outputs
+// each horizontally. Input rows and columns 2i - 1 .. 2i + 2 mirror as
+// -1 -> 1 and n -> n - 1.
+//
+// Scale 0's bands are 16-bit (libvmaf stores them as int16): two samples
+// per word, rows padded to whole words, which halves the bytes this pass
+// writes and the masked sums and scale 1 read. Scales 1..3 keep a word per
+// sample.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
@@ -20,11 +25,12 @@ layout (constant_id = 1) const uint SHIFT = 0u;   // right shift of 16-bit conta
 #include "motion_luma_fetch.glsl"
 #include "vmaf_adm_common.glsl"
 
-#define TILE 16   // outputs per row, invocations per row and column
+#define TILE 32   // outputs per row
 #define ROWS 15   // output rows
 #define SPAN (2 * TILE + 2)
+#define THREADS 256
 
-layout (local_size_x = TILE, local_size_y = TILE) in;
+layout (local_size_x = THREADS) in;
 
 layout (std430, binding = 0) readonly buffer RefBuf { uint ref_words[]; };
 layout (std430, binding = 1) readonly buffer DisBuf { uint dis_words[]; };
@@ -37,8 +43,8 @@ layout (push_constant) uniform Params {
   uint scale;
   uint bpc;
   uint ref_in, dis_in; // scale 0: byte offsets in the planes; else word offsets in scratch
-  uint ref_stride, dis_stride; // scale 0: bytes; else samples
-  uint ref_out, dis_out;       // word offsets of bands a, h, v, d (each out_w * out_h)
+  uint ref_stride, dis_stride; // scale 0: bytes; else words
+  uint ref_out, dis_out;       // word offsets of bands a, h, v, d (adm_band_words each)
   uint slot;           // result slot that scale 0 zeroes
   uint result_words;   // words per result slot
 } pc;
@@ -71,6 +77,8 @@ int sample_at (bool dis, int y, int x)
   }
   uint base = dis ? pc.dis_in : pc.ref_in;
   uint stride = dis ? pc.dis_stride : pc.ref_stride;
+  if (pc.scale == 1u) // scale 0's band a: 16-bit pairs
+    return bitfieldExtract (scratch[base + uint (y) * stride + uint (x) / 2u], (x & 1) * 16, 16);
   return scratch[base + uint (y) * stride + uint (x)];
 }
 
@@ -105,7 +113,7 @@ void main ()
     result[pc.slot * pc.result_words + t] = 0u;
 
   // Vertical pass: ROWS output rows x SPAN input columns.
-  for (uint e = t; e < uint (ROWS * SPAN); e += uint (TILE * TILE)) {
+  for (uint e = t; e < uint (ROWS * SPAN); e += uint (THREADS)) {
     const int r = int (e) / SPAN, c = int (e) % SPAN;
     const int i = min (i0 + r, int (pc.out_h) - 1);
     const int x = mirror (2 * j0 - 1 + c, n_w);
@@ -133,19 +141,46 @@ void main ()
   }
   barrier ();
 
-  const int r = int (gl_LocalInvocationID.y), cc = int (gl_LocalInvocationID.x);
+  // Outputs j and j + 1 of row i.
+  const int r = int (t) / (TILE / 2), cc = 2 * (int (t) % (TILE / 2));
   const int i = i0 + r, j = j0 + cc;
   if (r >= ROWS || i >= int (pc.out_h) || j >= int (pc.out_w))
     return;
   const int c = 2 * cc;
-  const int a = horizontal (lo_s[r][c], lo_s[r][c + 1], lo_s[r][c + 2], lo_s[r][c + 3], true);
-  const int v = horizontal (lo_s[r][c], lo_s[r][c + 1], lo_s[r][c + 2], lo_s[r][c + 3], false);
-  const int h = horizontal (hi_s[r][c], hi_s[r][c + 1], hi_s[r][c + 2], hi_s[r][c + 3], true);
-  const int d = horizontal (hi_s[r][c], hi_s[r][c + 1], hi_s[r][c + 2], hi_s[r][c + 3], false);
+  int l[6], hs[6];
+  for (int k = 0; k < 6; k++) {
+    l[k] = lo_s[r][c + k];
+    hs[k] = hi_s[r][c + k];
+  }
+  const int a0 = horizontal (l[0], l[1], l[2], l[3], true);
+  const int v0 = horizontal (l[0], l[1], l[2], l[3], false);
+  const int h0 = horizontal (hs[0], hs[1], hs[2], hs[3], true);
+  const int d0 = horizontal (hs[0], hs[1], hs[2], hs[3], false);
+  const int a1 = horizontal (l[2], l[3], l[4], l[5], true);
+  const int v1 = horizontal (l[2], l[3], l[4], l[5], false);
+  const int h1 = horizontal (hs[2], hs[3], hs[4], hs[5], true);
+  const int d1 = horizontal (hs[2], hs[3], hs[4], hs[5], false);
+  const uint base = dis ? pc.dis_out : pc.ref_out;
+  if (pc.scale == 0u) {
+    // j is even: one word; past an odd width the high half is padding.
+    const uint stride = (pc.out_w + 1u) / 2u, n = stride * pc.out_h;
+    const uint o = base + uint (i) * stride + uint (j) / 2u;
+    scratch[o] = int (bitfieldInsert (uint (a0), uint (a1), 16, 16));
+    scratch[o + n] = int (bitfieldInsert (uint (h0), uint (h1), 16, 16));
+    scratch[o + 2u * n] = int (bitfieldInsert (uint (v0), uint (v1), 16, 16));
+    scratch[o + 3u * n] = int (bitfieldInsert (uint (d0), uint (d1), 16, 16));
+    return;
+  }
   const uint n = pc.out_w * pc.out_h;
-  const uint o = (dis ? pc.dis_out : pc.ref_out) + uint (i) * pc.out_w + uint (j);
-  scratch[o] = a;
-  scratch[o + n] = h;
-  scratch[o + 2u * n] = v;
-  scratch[o + 3u * n] = d;
+  const uint o = base + uint (i) * pc.out_w + uint (j);
+  scratch[o] = a0;
+  scratch[o + n] = h0;
+  scratch[o + 2u * n] = v0;
+  scratch[o + 3u * n] = d0;
+  if (j + 1 < int (pc.out_w)) {
+    scratch[o + 1u] = a1;
+    scratch[o + 1u + n] = h1;
+    scratch[o + 1u + 2u * n] = v1;
+    scratch[o + 1u + 3u * n] = d1;
+  }
 }

@@ -59,7 +59,7 @@ layout (push_constant) uniform Params {
 
 // The workgroup's scale, unpacked.
 struct Scale {
-  uint scale, w, h, n, left, top, right, bottom;
+  uint scale, w, h, stride, n, left, top, right, bottom; // stride, n: words per row, band
   uint ref_bands, dis_bands, partial, tiles_x, tiles;
   uint rfactor[3], num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub;
   int gain;
@@ -73,7 +73,8 @@ void load_scale (uint s)
   sc.scale = s;
   sc.w = pc.size[s] & 0xffffu;
   sc.h = pc.size[s] >> 16;
-  sc.n = sc.w * sc.h;
+  sc.stride = s == 0u ? (sc.w + 1u) / 2u : sc.w;
+  sc.n = sc.stride * sc.h;
   sc.left = pc.corner[s] & 0xffffu;
   sc.top = pc.corner[s] >> 16;
   sc.right = sc.w - sc.left;
@@ -110,6 +111,16 @@ void load_scale (uint s)
 #define RED_WORDS (6 * TH * RED_STRIDE * 2)
 shared int smem[TILE_WORDS > RED_WORDS ? TILE_WORDS : RED_WORDS];
 
+// Sample (i, j) of band b (a, h, v, d) of the picture whose bands start at
+// word `bands`; scale 0's bands are 16-bit pairs (vmaf_adm_dwt.comp).
+int band_at (uint bands, uint b, uint i, uint j)
+{
+  const uint at = bands + b * sc.n + i * sc.stride;
+  if (sc.scale == 0u)
+    return bitfieldExtract (scratch[at + j / 2u], int (j & 1u) * 16, 16);
+  return scratch[at + j];
+}
+
 int centre_term (int csf)
 {
   const int a = abs32 (csf);
@@ -127,7 +138,6 @@ void terms (uint ty, uint tx, uint i, uint j, inout uvec2 sums[6])
     for (uint dx = 0u; dx < 3u; dx++)
       if (dy != 1u || dx != 1u)
         thr += smem[FS_AT + (ty + dy) * ROW_WORDS + tx + dx];
-  const uint o = i * sc.w + j;
   for (uint b = 0u; b < 3u; b++) {
     const int r = smem[R_AT + (b * TH + ty) * ROW_WORDS + tx];
     int x;
@@ -140,7 +150,7 @@ void terms (uint ty, uint tx, uint i, uint j, inout uvec2 sums[6])
     const int x_sq = int (sar64 (add64 (smul64 (x, x), uvec2 (1u << (sq - 1u), 0u)), sq).x);
     sums[b] = add64 (sums[b], sar64 (add64 (smul64 (x_sq, x), uvec2 (half_of (sc.num_cub[b]), 0u)), sc.num_cub[b]));
 
-    const uint d = uint (abs32 (scratch[sc.ref_bands + (b + 1u) * sc.n + o]));
+    const uint d = uint (abs32 (band_at (sc.ref_bands, b + 1u, i, j)));
     if (sc.scale == 0u) {
       sums[3u + b] = add64 (sums[3u + b], umul64 (d * d, d));
     } else {
@@ -172,11 +182,10 @@ void main ()
     // Past the band's end only for outputs outside the region: clamped.
     i = i < 0 ? 1 : min (i, h - 1);
     j = j < 0 ? 1 : min (j, w - 1);
-    const uint o = uint (i * w + j);
     int os[3], ts[3], r[3], csf[3], flt[3];
     for (uint b = 0u; b < 3u; b++) {
-      os[b] = scratch[sc.ref_bands + (b + 1u) * sc.n + o];
-      ts[b] = scratch[sc.dis_bands + (b + 1u) * sc.n + o];
+      os[b] = band_at (sc.ref_bands, b + 1u, uint (i), uint (j));
+      ts[b] = band_at (sc.dis_bands, b + 1u, uint (i), uint (j));
     }
     decouple_csf (os, ts, r, csf, flt);
     smem[FS_AT + hy * ROW_WORDS + hx] = flt[0] + flt[1] + flt[2];

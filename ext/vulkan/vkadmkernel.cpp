@@ -42,10 +42,16 @@ struct RowsPush {
   uint32_t result_base;
 };
 
-const uint32_t kDwtTileW = 16, kDwtTileH = 15;  /* vmaf_adm_dwt.comp */
+const uint32_t kDwtTileW = 32, kDwtTileH = 15;  /* vmaf_adm_dwt.comp */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
 const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
+
+/* Words per row of a band of scale s. */
+uint32_t band_stride (const AdmScaleGeom &g, int s)
+{
+  return s == 0 ? (g.w + 1) / 2 : g.w;
+}
 
 void masked_push (const AdmScaleGeom geom[4], const AdmConsts &c, const uint32_t bands[4],
     MaskedPush *p)
@@ -141,7 +147,8 @@ bool VkAdmKernel::ensure_scratch (uint32_t w, uint32_t h, GError **error)
   uint64_t words = 0;
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom_[s];
-    const uint64_t n = (uint64_t) g.w * g.h;
+    /* Scale 0's bands are 16-bit pairs (vmaf_adm_dwt.comp). */
+    const uint64_t n = (uint64_t) band_stride (g, s) * g.h;
     tiles_x_[s] = (g.core.right - g.core.left + kMaskTileW - 1) / kMaskTileW;
     ref_bands_[s] = (uint32_t) words;
     dis_bands_[s] = (uint32_t) (words + 4 * n);
@@ -217,8 +224,8 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     dp.bpc = layout.bpc;
     dp.ref_in = s == 0 ? ref.offset : ref_bands_[s - 1];
     dp.dis_in = s == 0 ? dist.offset : dis_bands_[s - 1];
-    dp.ref_stride = s == 0 ? ref.stride : dp.in_w;
-    dp.dis_stride = s == 0 ? dist.stride : dp.in_w;
+    dp.ref_stride = s == 0 ? ref.stride : band_stride (geom_[s - 1], s - 1);
+    dp.dis_stride = s == 0 ? dist.stride : band_stride (geom_[s - 1], s - 1);
     dp.ref_out = ref_bands_[s];
     dp.dis_out = dis_bands_[s];
     dp.slot = slot;

@@ -40,7 +40,7 @@ class VkAdmKernel {
    * (both planes in `layout`): fills result slot `slot` of `results`
    * (kResultWords words each) and makes it visible to the host. The
    * planes must already be readable by compute shaders. The kernel keeps
-   * per-size scratch memory (about 11 bytes per input sample), made on the
+   * per-size scratch memory (about 7 bytes per input sample), made on the
    * first frame and again when the size changes; frames of one kernel must
    * be recorded on one queue. */
   bool record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
