@@ -29,6 +29,7 @@ layout (constant_id = 1) const uint SHIFT = 0u;   // right shift of 16-bit conta
 #define ROWS 15   // output rows
 #define SPAN (2 * TILE + 2)
 #define THREADS 256
+#define VROUNDS 4 // rounds of the vertical pass: ROWS * SPAN / THREADS, rounded up
 
 layout (local_size_x = THREADS) in;
 
@@ -112,14 +113,24 @@ void main ()
   if (pc.scale == 0u && gl_WorkGroupID == uvec3 (0u) && t < pc.result_words)
     result[pc.slot * pc.result_words + t] = 0u;
 
-  // Vertical pass: ROWS output rows x SPAN input columns.
-  for (uint e = t; e < uint (ROWS * SPAN); e += uint (THREADS)) {
-    const int r = int (e) / SPAN, c = int (e) % SPAN;
+  // Vertical pass: ROWS output rows x SPAN input columns. Every round's
+  // samples are loaded before any is filtered, so their memory latencies
+  // overlap (the last round's surplus invocations load a valid entry again).
+  int s4[VROUNDS][4];
+  for (uint rd = 0u; rd < VROUNDS; rd++) {
+    const int e = min (int (t + rd * THREADS), ROWS * SPAN - 1);
+    const int r = e / SPAN, c = e % SPAN;
     const int i = min (i0 + r, int (pc.out_h) - 1);
     const int x = mirror (2 * j0 - 1 + c, n_w);
-    int s[4];
     for (int k = 0; k < 4; k++)
-      s[k] = sample_at (dis, mirror (2 * i - 1 + k, n_h), x);
+      s4[rd][k] = sample_at (dis, mirror (2 * i - 1 + k, n_h), x);
+  }
+  for (uint rd = 0u; rd < VROUNDS; rd++) {
+    const int e = int (t + rd * THREADS);
+    if (e >= ROWS * SPAN)
+      break;
+    const int r = e / SPAN, c = e % SPAN;
+    int s[4] = s4[rd];
     if (pc.scale == 0u) {
       // Samples centred on zero: minus half the range times the low-pass
       // sum (the high-pass sum is zero). 16-bit input wraps 32 bits on the

@@ -38,6 +38,7 @@ layout (constant_id = 0) const uint COS_M = 0u; // float cos^2(1 deg) * 2^24
 #define HW (TW + 2)
 #define HH (TH + 2)
 #define THREADS 256
+#define ROUNDS 2 // HW * HH / THREADS
 
 layout (local_size_x = THREADS) in;
 
@@ -176,18 +177,24 @@ void main ()
   const int j0 = int (sc.left + tile_x * TW), i0 = int (sc.top + g / sc.tiles_x * TH);
   const int w = int (sc.w), h = int (sc.h);
 
-  for (uint e = t; e < uint (HW * HH); e += uint (THREADS)) {
-    const int hy = int (e) / HW, hx = int (e) % HW;
+  // Both rounds' coefficients are loaded before either is decoupled, so
+  // their memory latencies overlap.
+  int os[ROUNDS][3], ts[ROUNDS][3];
+  for (uint rd = 0u; rd < ROUNDS; rd++) {
+    const int e = int (t + rd * THREADS), hy = e / HW, hx = e % HW;
     int i = i0 - 1 + hy, j = j0 - 1 + hx;
     // Past the band's end only for outputs outside the region: clamped.
     i = i < 0 ? 1 : min (i, h - 1);
     j = j < 0 ? 1 : min (j, w - 1);
-    int os[3], ts[3], r[3], csf[3], flt[3];
     for (uint b = 0u; b < 3u; b++) {
-      os[b] = band_at (sc.ref_bands, b + 1u, uint (i), uint (j));
-      ts[b] = band_at (sc.dis_bands, b + 1u, uint (i), uint (j));
+      os[rd][b] = band_at (sc.ref_bands, b + 1u, uint (i), uint (j));
+      ts[rd][b] = band_at (sc.dis_bands, b + 1u, uint (i), uint (j));
     }
-    decouple_csf (os, ts, r, csf, flt);
+  }
+  for (uint rd = 0u; rd < ROUNDS; rd++) {
+    const int e = int (t + rd * THREADS), hy = e / HW, hx = e % HW;
+    int r[3], csf[3], flt[3];
+    decouple_csf (os[rd], ts[rd], r, csf, flt);
     smem[FS_AT + hy * ROW_WORDS + hx] = flt[0] + flt[1] + flt[2];
     if (hy >= 1 && hy <= TH && hx >= 1 && hx <= TW) {
       for (uint b = 0u; b < 3u; b++)
