@@ -1,12 +1,13 @@
 // gst-gpucodecs
 // SPDX-License-Identifier: LGPL-2.1-or-later
 //
-// VMAF integer ADM, the masked sums of all four scales in one dispatch (after
-// every scale's wavelet step), bit-exact with gst/vmaf's CPU reference
-// (libvmaf 3.2 scalar code). The coarse scales have few tiles: alone they
-// left the GPU mostly idle, each behind a barrier of its own; their
-// workgroups come first so they run beside scale 0's many. A workgroup
-// takes a TW x TH tile of one scale's region `core`:
+// VMAF integer ADM, one scale's masked sums (scale SCALE), bit-exact with
+// gst/vmaf's CPU reference (libvmaf 3.2 scalar code), and in the same
+// dispatch the next scale's wavelet step (vmaf_adm_wavelet.glsl), which
+// needs only this scale's band a: the chain of wavelet steps is the frame's
+// critical path, and the coarse scales alone left the GPU mostly idle. The
+// first workgroups take the wavelet tiles of the reference, then of the
+// distorted picture; the others a TW x TH tile of the region `core`:
 // 1. decoupling and CSF (vmaf_adm_decouple.glsl) of the tile and a 1-sample
 //    halo into shared memory, the halo mirrored as libvmaf's masking
 //    neighbourhood is (-1 -> 1 above / left, n -> n - 1 below / right). The
@@ -27,6 +28,7 @@
 #extension GL_GOOGLE_include_directive : require
 
 layout (constant_id = 0) const uint COS_M = 0u; // float cos^2(1 deg) * 2^24
+layout (constant_id = 1) const uint SCALE = 0u;
 
 #include "vmaf_adm_common.glsl"
 
@@ -42,7 +44,8 @@ layout (constant_id = 0) const uint COS_M = 0u; // float cos^2(1 deg) * 2^24
 
 layout (local_size_x = THREADS) in;
 
-// Bands (read) and partial sums (written, as (low, high) word pairs).
+// Bands (read; the next scale's written) and partial sums (written, as
+// (low, high) word pairs).
 layout (std430, binding = 0) buffer Scratch { int scratch[]; };
 
 // Per scale, packed to fit the 128 bytes of push constants Vulkan promises;
@@ -110,6 +113,10 @@ void load_scale (uint s)
 #define TILE_WORDS (CTR_AT + TH * ROW_WORDS)
 #define RED_STRIDE (LANES + 1)               // uvec2 per (sum, row); odd against bank conflicts
 #define RED_WORDS (6 * TH * RED_STRIDE * 2)
+#define WAVELET_WORDS (2 * 15 * 66) // vmaf_adm_wavelet.glsl's two [ROWS][SPAN] arrays
+#if WAVELET_WORDS > TILE_WORDS && WAVELET_WORDS > RED_WORDS
+#error the wavelet step's shared arrays do not fit
+#endif
 shared int smem[TILE_WORDS > RED_WORDS ? TILE_WORDS : RED_WORDS];
 
 // Sample (i, j) of band b (a, h, v, d) of the picture whose bands start at
@@ -121,6 +128,33 @@ int band_at (uint bands, uint b, uint i, uint j)
     return bitfieldExtract (scratch[at + j / 2u], int (j & 1u) * 16, 16);
   return scratch[at + j];
 }
+
+// The next scale's wavelet step: its input is this scale's band a, its
+// bands a word per sample.
+#define WAVELET_SCALE (SCALE < 3u ? SCALE + 1u : 3u)
+#define WAVELET_BPC 8u // read at scale 0 only, which vmaf_adm_dwt.comp runs
+#define WAVELET_LO(r, c) smem[(r) * WAVELET_SPAN + (c)]
+#define WAVELET_HI(r, c) smem[(WAVELET_ROWS + (r)) * WAVELET_SPAN + (c)]
+uint next_w, next_h;
+
+int wavelet_sample (bool dis, int y, int x)
+{
+  return band_at (dis ? sc.dis_bands : sc.ref_bands, 0u, uint (y), uint (x));
+}
+
+void wavelet_store (bool dis, int i, int j, int a[2], int h[2], int v[2], int d[2])
+{
+  const uint n = next_w * next_h;
+  const uint o = pc.bands[WAVELET_SCALE] + (dis ? 4u * n : 0u) + uint (i) * next_w + uint (j);
+  for (uint k = 0u; k < 2u && uint (j) + k < next_w; k++) {
+    scratch[o + k] = a[k];
+    scratch[o + k + n] = h[k];
+    scratch[o + k + 2u * n] = v[k];
+    scratch[o + k + 3u * n] = d[k];
+  }
+}
+
+#include "vmaf_adm_wavelet.glsl"
 
 int centre_term (int csf)
 {
@@ -166,11 +200,23 @@ void terms (uint ty, uint tx, uint i, uint j, inout uvec2 sums[6])
 void main ()
 {
   const uint t = gl_LocalInvocationIndex;
-  // Workgroups past the last tile (the grid is a rectangle) have nothing.
   uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint s = 3u;
-  for (load_scale (s); g >= sc.tiles && s > 0u; load_scale (--s))
-    g -= sc.tiles;
+  load_scale (SCALE);
+  if (SCALE < 3u) {
+    next_w = pc.size[WAVELET_SCALE] & 0xffffu;
+    next_h = pc.size[WAVELET_SCALE] >> 16;
+    const uint tiles_x = (next_w + WAVELET_TILE - 1u) / WAVELET_TILE;
+    const uint tiles = tiles_x * ((next_h + WAVELET_ROWS - 1u) / WAVELET_ROWS);
+    if (g < 2u * tiles) {
+      const bool dis = g >= tiles;
+      const uint k = dis ? g - tiles : g;
+      wavelet_tile (dis, t, int (k / tiles_x) * WAVELET_ROWS, int (k % tiles_x) * WAVELET_TILE,
+          int (sc.w), int (sc.h), int (next_w), int (next_h));
+      return;
+    }
+    g -= 2u * tiles;
+  }
+  // Workgroups past the last tile (the grid is a rectangle) have nothing.
   if (g >= sc.tiles)
     return;
   const uint tile_x = g % sc.tiles_x;

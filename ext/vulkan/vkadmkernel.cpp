@@ -20,13 +20,14 @@ namespace {
 
 /* Push constants, in the shaders' order. */
 struct DwtPush {
-  uint32_t in_w, in_h, out_w, out_h, scale, bpc;
+  uint32_t in_w, in_h, out_w, out_h, bpc;
   uint32_t ref_in, dis_in, ref_stride, dis_stride, ref_out, dis_out;
   uint32_t slot, result_words;
 };
 
-/* All scales at once, packed (vmaf_adm_masked.comp): 128 bytes, what
- * every Vulkan device takes. */
+/* Every scale's, packed (vmaf_adm_masked.comp: a scale's masked sums need
+ * its own, the next scale's wavelet step that one's): 128 bytes, what every
+ * Vulkan device takes. */
 struct MaskedPush {
   uint32_t size[4];    /* band width | height << 16 */
   uint32_t corner[4];  /* region left | top << 16 */
@@ -42,7 +43,7 @@ struct RowsPush {
   uint32_t result_base;
 };
 
-const uint32_t kDwtTileW = 32, kDwtTileH = 15;  /* vmaf_adm_dwt.comp */
+const uint32_t kDwtTileW = 32, kDwtTileH = 15;  /* vmaf_adm_wavelet.glsl */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
 const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
@@ -97,13 +98,19 @@ VkAdmKernel *VkAdmKernel::create (GstVulkanDevice *device, const AdmParams &para
     delete k;
     return nullptr;
   }
-  VkKernel::Spec masked = { vmaf_adm_masked_spv, sizeof (vmaf_adm_masked_spv), 1,
-    sizeof (MaskedPush), { adm_cos_1deg_sq_q24 () } };
+
   VkKernel::Spec rows = { vmaf_adm_rows_spv, sizeof (vmaf_adm_rows_spv), 2, sizeof (RowsPush),
     {} };
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
-  if (!(k->masked_ = VkKernel::create (device, masked, error))
-      || !(k->rows_ = VkKernel::create (device, rows, error)) || !k->dwt_for (l8, error)) {
+  for (uint32_t s = 0; s < 4; s++) {
+    VkKernel::Spec masked = { vmaf_adm_masked_spv, sizeof (vmaf_adm_masked_spv), 1,
+      sizeof (MaskedPush), { adm_cos_1deg_sq_q24 (), s } };
+    if (!(k->masked_[s] = VkKernel::create (device, masked, error))) {
+      delete k;
+      return nullptr;
+    }
+  }
+  if (!(k->rows_ = VkKernel::create (device, rows, error)) || !k->dwt_for (l8, error)) {
     delete k;
     return nullptr;
   }
@@ -114,7 +121,8 @@ VkAdmKernel::~VkAdmKernel ()
 {
   for (auto &k : dwt_)
     delete k.second;
-  delete masked_;
+  for (VkKernel *m : masked_)
+    delete m;
   delete rows_;
   if (scratch_)
     gst_memory_unref (scratch_);
@@ -212,50 +220,42 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     { results->buffer, 0, VK_WHOLE_SIZE },
   };
 
+  /* Scale 0's wavelet step, then per scale its masked sums and the next
+   * scale's step (vmaf_adm_masked.comp). */
+  const AdmScaleGeom &g0 = geom_[0];
+  const DwtPush dp = { width, height, (uint32_t) g0.w, (uint32_t) g0.h, layout.bpc, ref.offset,
+    dist.offset, ref.stride, dist.stride, ref_bands_[0], dis_bands_[0], slot, kResultWords };
+  if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g0.w + kDwtTileW - 1) / kDwtTileW,
+          (g0.h + kDwtTileH - 1) / kDwtTileH, 2, error))
+    return false;
+  stage_barrier ();
+
+  MaskedPush mp = {};
+  masked_push (geom_, consts_, ref_bands_, &mp);
   RowsPush rp = {};
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom_[s];
-    DwtPush dp = {};
-    dp.in_w = s == 0 ? width : geom_[s - 1].w;
-    dp.in_h = s == 0 ? height : geom_[s - 1].h;
-    dp.out_w = g.w;
-    dp.out_h = g.h;
-    dp.scale = s;
-    dp.bpc = layout.bpc;
-    dp.ref_in = s == 0 ? ref.offset : ref_bands_[s - 1];
-    dp.dis_in = s == 0 ? dist.offset : dis_bands_[s - 1];
-    dp.ref_stride = s == 0 ? ref.stride : band_stride (geom_[s - 1], s - 1);
-    dp.dis_stride = s == 0 ? dist.stride : band_stride (geom_[s - 1], s - 1);
-    dp.ref_out = ref_bands_[s];
-    dp.dis_out = dis_bands_[s];
-    dp.slot = slot;
-    dp.result_words = kResultWords;
-    if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g.w + kDwtTileW - 1) / kDwtTileW,
-            (g.h + kDwtTileH - 1) / kDwtTileH, 2, error))
+    rp.rows[s] = g.core.bottom - g.core.top;
+    uint32_t groups = tiles_x_[s] * ((rp.rows[s] + kMaskTileH - 1) / kMaskTileH);
+    if (s < 3) {
+      const AdmScaleGeom &next = geom_[s + 1];
+      groups += 2 * ((next.w + kDwtTileW - 1) / kDwtTileW) * ((next.h + kDwtTileH - 1) / kDwtTileH);
+    }
+    /* A grid of at most kMaxGroups columns; the shader numbers the
+     * workgroups row by row. */
+    const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
+    if (!exec->dispatch (masked_[s], scratch_buf, 1, &mp, sizeof mp,
+            (groups + grid_y - 1) / grid_y, grid_y, 1, error))
       return false;
     stage_barrier ();
 
     AdmShifts sh;
     adm_shifts (g, s, &sh);
-    rp.rows[s] = g.core.bottom - g.core.top;
     rp.tiles[s] = tiles_x_[s];
     rp.partial[s] = partial_[s];
     rp.num_row[s] = sh.num_row;
     rp.den_row[s] = sh.den_row;
   }
-  /* The masked sums of every scale: one workgroup per tile, in a grid of
-   * at most kMaxGroups columns. */
-  MaskedPush mp = {};
-  masked_push (geom_, consts_, ref_bands_, &mp);
-  uint32_t tiles = 0;
-  for (int s = 0; s < 4; s++)
-    tiles += tiles_x_[s] * ((rp.rows[s] + kMaskTileH - 1) / kMaskTileH);
-  const uint32_t grid_y = (tiles + kMaxGroups - 1) / kMaxGroups;
-  if (!exec->dispatch (masked_, scratch_buf, 1, &mp, sizeof mp, (tiles + grid_y - 1) / grid_y,
-          grid_y, 1, error))
-    return false;
-  stage_barrier ();
-
   rp.result_base = slot * kResultWords;
   /* 64 region rows per workgroup (vmaf_adm_rows.comp), per scale and sum:
    * scale 0 has the most rows; the coarser scales' surplus workgroups

@@ -4,10 +4,11 @@
  * VMAF's integer ADM on the GPU (shaders/vmaf_adm_*.comp): per frame pair,
  * the 64-bit integer sums of gpc::AdmAccum, bit-exact with the CPU reference
  * gst/vmaf/vmaf-adm-ref.cpp; gpc::adm_finish() turns them into libvmaf's
- * values on the host. Per scale a dispatch for the wavelet step of both
- * pictures; then one for the masked sums of all scales (decoupling, CSF and
- * masking fused in shared-memory tiles, per-row partial sums), and one that
- * finishes the rows into the result slot (64-bit atomics from 32-bit ones).
+ * values on the host. Six dispatches: scale 0's wavelet step of both
+ * pictures; per scale its masked sums (decoupling, CSF and masking fused in
+ * shared-memory tiles, per-row partial sums) beside the next scale's
+ * wavelet step; one that finishes the rows into the result slot (64-bit
+ * atomics from 32-bit ones).
  */
 #pragma once
 
@@ -58,7 +59,7 @@ class VkAdmKernel {
   AdmParams params_;
   AdmConsts consts_ {};
   std::map<uint32_t, VkKernel *> dwt_;
-  VkKernel *masked_ = nullptr;
+  VkKernel *masked_[4] = {}; /* per scale */
   VkKernel *rows_ = nullptr;
   GstMemory *scratch_ = nullptr;
   uint32_t scratch_w_ = 0, scratch_h_ = 0;
