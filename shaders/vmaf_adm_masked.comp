@@ -28,7 +28,7 @@
 #extension GL_GOOGLE_include_directive : require
 
 layout (constant_id = 0) const uint COS_M = 0u; // float cos^2(1 deg) * 2^24
-layout (constant_id = 1) const uint SCALE = 0u;
+layout (constant_id = 1) const uint SCALE = 0u;  // a pipeline per scale: its branches fold away
 
 #include "vmaf_adm_common.glsl"
 
@@ -61,7 +61,7 @@ layout (push_constant) uniform Params {
   uint bands[4];   // word offset of the reference's band a
 } pc;
 
-// The workgroup's scale, unpacked.
+// Scale SCALE's constants, unpacked.
 struct Scale {
   uint scale, w, h, stride, n, left, top, right, bottom; // stride, n: words per row, band
   uint ref_bands, dis_bands, partial, tiles_x, tiles;
@@ -70,10 +70,14 @@ struct Scale {
 };
 Scale sc;
 
-uint shift_byte (uint s, uint i) { return bitfieldExtract (pc.shifts[s * 3u + i / 4u], int (i % 4u) * 8, 8); }
-
-void load_scale (uint s)
+uint shift_byte (uint s, uint i)
 {
+  return bitfieldExtract (pc.shifts[s * 3u + i / 4u], int (i % 4u) * 8, 8);
+}
+
+void load_scale ()
+{
+  const uint s = SCALE;
   sc.scale = s;
   sc.w = pc.size[s] & 0xffffu;
   sc.h = pc.size[s] >> 16;
@@ -183,7 +187,8 @@ void terms (uint ty, uint tx, uint i, uint j, inout uvec2 sums[6])
     x = max (abs32 (x) - (thr << sc.num_sub[b]), 0);
     const uint sq = sc.num_sq[b];
     const int x_sq = int (sar64 (add64 (smul64 (x, x), uvec2 (1u << (sq - 1u), 0u)), sq).x);
-    sums[b] = add64 (sums[b], sar64 (add64 (smul64 (x_sq, x), uvec2 (half_of (sc.num_cub[b]), 0u)), sc.num_cub[b]));
+    const uint cub = sc.num_cub[b];
+    sums[b] = add64 (sums[b], sar64 (add64 (smul64 (x_sq, x), uvec2 (half_of (cub), 0u)), cub));
 
     const uint d = uint (abs32 (band_at (sc.ref_bands, b + 1u, i, j)));
     if (sc.scale == 0u) {
@@ -201,7 +206,7 @@ void main ()
 {
   const uint t = gl_LocalInvocationIndex;
   uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  load_scale (SCALE);
+  load_scale ();
   if (SCALE < 3u) {
     next_w = pc.size[WAVELET_SCALE] & 0xffffu;
     next_h = pc.size[WAVELET_SCALE] >> 16;
