@@ -9,7 +9,7 @@
 // one degree apart); the CSF weights the additive part (distorted - r), and
 // flt is that part's contribution to the masking threshold.
 //
-// Needs vmaf_adm_common.glsl, COS_M, and pc.scale, pc.rfactor[3], pc.gain.
+// Needs vmaf_adm_common.glsl, COS_M, and sc.scale, sc.rfactor[3], sc.gain.
 
 // libvmaf's reciprocal table: 2^30 / v, truncated towards zero.
 int div_q30 (int v)
@@ -23,7 +23,7 @@ int decouple_k (int o, int t)
   if (o == 0)
     return 32768;
   uvec2 k;
-  if (pc.scale == 0u) {
+  if (sc.scale == 0u) {
     k = sar64 (add64 (smul64 (div_q30 (o), t), uvec2 (16384u, 0u)), 15u);
   } else {
     // Divisors of more than 15 bits are rounded to their top 15 bits.
@@ -49,7 +49,7 @@ int decouple_k (int o, int t)
 // double product libvmaf forms is exact for an integer gain.
 int apply_gain (int rst, int t, bool positive)
 {
-  const uvec2 p = smul64 (rst, pc.gain);
+  const uvec2 p = smul64 (rst, sc.gain);
   const uvec2 d = add64 (p, neg64 (i64 (t))); // p - t
   const bool zero = (d.x | d.y) == 0u;
   if (positive)
@@ -69,24 +69,24 @@ void decouple_csf (const int os[3], const int ts[3], out int r[3], out int csf[3
     const int ob = os[b], tb = ts[b];
     const int k = decouple_k (ob, tb);
     int rst;
-    if (pc.scale == 0u)
+    if (sc.scale == 0u)
       rst = sext16 ((k * ob + 16384) >> 15);
     else
       rst = int (sar64 (add64 (smul64 (k, ob), uvec2 (16384u, 0u)), 15u).x);
     // libvmaf tests the sign of the float product k / 2^15 * o / 64.
     if (angle && k > 0 && ob != 0)
       rst = apply_gain (rst, tb, ob > 0);
-    if (pc.scale == 0u) {
+    if (sc.scale == 0u) {
       rst = sext16 (rst);
       const int add = sext16 (tb - rst);
       // Q21 (h, v) / Q23 (d) weights, results Q16.
       const int round = b == 2u ? 65535 : 16384;
       const uint shift = b == 2u ? 17u : 15u;
-      csf[b] = sext16 ((int (pc.rfactor[b]) * add + round) >> shift);
+      csf[b] = sext16 ((int (sc.rfactor[b]) * add + round) >> shift);
       flt[b] = sext16 ((4369 * abs32 (csf[b]) + 2048) >> 12);
     } else {
       const int add = tb - rst;
-      csf[b] = int (sar64 (add64 (sumul64 (add, pc.rfactor[b]), uvec2 (1u << 27, 0u)), 28u).x);
+      csf[b] = int (sar64 (add64 (sumul64 (add, sc.rfactor[b]), uvec2 (1u << 27, 0u)), 28u).x);
       // libvmaf's rounding term 2^31 is stored in an int32: it subtracts.
       flt[b] = int (sar64 (add64 (smul64 (143165577, abs32 (csf[b])),
           uvec2 (0x80000000u, 0xffffffffu)), 32u).x);

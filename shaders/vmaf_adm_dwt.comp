@@ -1,149 +1,79 @@
 // gst-gpucodecs
 // SPDX-License-Identifier: LGPL-2.1-or-later
 //
-// VMAF integer ADM, one scale's db2 wavelet step of the reference and the
-// distorted picture (workgroup z = 0 / 1), bit-exact with gst/vmaf's CPU
-// reference (libvmaf 3.2 scalar code). Scale 0 reads luma samples; scales
-// 1..3 the previous scale's approximation band in the scratch buffer.
+// VMAF integer ADM, scale 0's db2 wavelet step (vmaf_adm_wavelet.glsl) of
+// the reference and the distorted luma plane (workgroup z = 0 / 1): a 32 x 15
+// tile of the four bands per workgroup. The coarser scales' steps run in
+// vmaf_adm_masked.comp's dispatches.
 //
-// A workgroup makes a 16 x 16 tile of the four bands: the vertical pass of
-// its 34 input columns goes to shared memory, then each invocation filters
-// one output horizontally. Input rows and columns 2i - 1 .. 2i + 2 mirror
-// as -1 -> 1 and n -> n - 1.
+// Scale 0's bands are 16-bit (libvmaf stores them as int16): two samples
+// per word, rows padded to whole words, which halves the bytes this pass
+// writes and the masked sums and scale 1 read.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
-layout (constant_id = 0) const uint PACKING = 0u; // LUMA_* (scale 0)
+layout (constant_id = 0) const uint PACKING = 0u; // LUMA_*
 layout (constant_id = 1) const uint SHIFT = 0u;   // right shift of 16-bit containers
 
 #include "motion_luma_fetch.glsl"
 #include "vmaf_adm_common.glsl"
 
-#define TILE 16
-#define SPAN (2 * TILE + 2)
-
-layout (local_size_x = TILE, local_size_y = TILE) in;
+layout (local_size_x = 256) in;
 
 layout (std430, binding = 0) readonly buffer RefBuf { uint ref_words[]; };
 layout (std430, binding = 1) readonly buffer DisBuf { uint dis_words[]; };
-layout (std430, binding = 2) buffer Scratch { int scratch[]; };
-layout (std430, binding = 3) buffer Result { uint result[]; };
+layout (std430, binding = 2) writeonly buffer Scratch { int scratch[]; };
+layout (std430, binding = 3) writeonly buffer Result { uint result[]; };
 
 layout (push_constant) uniform Params {
-  uint in_w, in_h;     // input picture or band
-  uint out_w, out_h;   // output bands
-  uint scale;
+  uint in_w, in_h;     // luma plane
+  uint out_w, out_h;   // bands
   uint bpc;
-  uint ref_in, dis_in; // scale 0: byte offsets in the planes; else word offsets in scratch
-  uint ref_stride, dis_stride; // scale 0: bytes; else samples
-  uint ref_out, dis_out;       // word offsets of bands a, h, v, d (each out_w * out_h)
-  uint slot;           // result slot that scale 0 zeroes
+  uint ref_in, dis_in; // byte offsets in the planes
+  uint ref_stride, dis_stride; // bytes
+  uint ref_out, dis_out;       // word offsets of bands a, h, v, d
+  uint slot;           // result slot this pass zeroes
   uint result_words;   // words per result slot
 } pc;
 
 LUMA_FETCH_FUNCTIONS (ref, ref_words)
 LUMA_FETCH_FUNCTIONS (dis, dis_words)
 
-const int LO[4] = int[4] (15826, 27411, 7345, -4240);
-const int HI[4] = int[4] (-4240, -7345, 27411, -15826);
-const int LO_SUM = 46342;
+#define WAVELET_SCALE 0u
+#define WAVELET_BPC pc.bpc
 
-shared int lo_s[TILE][SPAN];
-shared int hi_s[TILE][SPAN];
+// WAVELET_ROWS x WAVELET_SPAN (vmaf_adm_wavelet.glsl) each.
+shared int lo_s[15][66];
+shared int hi_s[15][66];
+#define WAVELET_LO(r, c) lo_s[r][c]
+#define WAVELET_HI(r, c) hi_s[r][c]
 
-// Index of virtual position x (2i - 1 + k) in 0 .. n - 1. Positions past a
-// tile's last real output clamp into the band (their results are unused).
-int mirror (int x, int n)
+int wavelet_sample (bool dis, int y, int x)
 {
-  x = x < 0 ? -x : x;
-  x = x >= n ? 2 * n - x - 1 : x;
-  return clamp (x, 0, n - 1);
+  if (dis)
+    return dis_fetch (pc.dis_in + uint (y) * pc.dis_stride, uint (x));
+  return ref_fetch (pc.ref_in + uint (y) * pc.ref_stride, uint (x));
 }
 
-int sample_at (bool dis, int y, int x)
+// j is even: one word per band; past an odd width the high half is padding.
+void wavelet_store (bool dis, int i, int j, int a[2], int h[2], int v[2], int d[2])
 {
-  if (pc.scale == 0u) {
-    if (dis)
-      return dis_fetch (pc.dis_in + uint (y) * pc.dis_stride, uint (x));
-    return ref_fetch (pc.ref_in + uint (y) * pc.ref_stride, uint (x));
-  }
-  uint base = dis ? pc.dis_in : pc.ref_in;
-  uint stride = dis ? pc.dis_stride : pc.ref_stride;
-  return scratch[base + uint (y) * stride + uint (x)];
+  const uint stride = (pc.out_w + 1u) / 2u, n = stride * pc.out_h;
+  const uint o = (dis ? pc.dis_out : pc.ref_out) + uint (i) * stride + uint (j) / 2u;
+  scratch[o] = int (bitfieldInsert (uint (a[0]), uint (a[1]), 16, 16));
+  scratch[o + n] = int (bitfieldInsert (uint (h[0]), uint (h[1]), 16, 16));
+  scratch[o + 2u * n] = int (bitfieldInsert (uint (v[0]), uint (v[1]), 16, 16));
+  scratch[o + 3u * n] = int (bitfieldInsert (uint (d[0]), uint (d[1]), 16, 16));
 }
 
-// Vertical rounding of scales 1..3 (index scale - 1).
-const uint ADD_V[3] = uint[3] (0u, 32768u, 32768u);
-const uint SHIFT_V[3] = uint[3] (0u, 16u, 16u);
-const uint ADD_H[4] = uint[4] (32768u, 16384u, 32768u, 16384u);
-const uint SHIFT_H[4] = uint[4] (16u, 15u, 16u, 15u);
-
-int horizontal (int s0, int s1, int s2, int s3, const bool lowpass)
-{
-  const int c0 = lowpass ? LO[0] : HI[0], c1 = lowpass ? LO[1] : HI[1];
-  const int c2 = lowpass ? LO[2] : HI[2], c3 = lowpass ? LO[3] : HI[3];
-  if (pc.scale == 0u) {
-    // int16 inputs: the sum fits 32 bits.
-    return sext16 ((c0 * s0 + c1 * s1 + c2 * s2 + c3 * s3 + 32768) >> 16);
-  }
-  uvec2 acc = add64 (add64 (smul64 (c0, s0), smul64 (c1, s1)),
-      add64 (smul64 (c2, s2), smul64 (c3, s3)));
-  acc = add64 (acc, uvec2 (ADD_H[pc.scale], 0u));
-  return int (sar64 (acc, SHIFT_H[pc.scale]).x);
-}
+#include "vmaf_adm_wavelet.glsl"
 
 void main ()
 {
-  const bool dis = gl_WorkGroupID.z == 1u;
-  const int n_w = int (pc.in_w), n_h = int (pc.in_h);
-  const int j0 = int (gl_WorkGroupID.x) * TILE, i0 = int (gl_WorkGroupID.y) * TILE;
   const uint t = gl_LocalInvocationIndex;
-
-  if (pc.scale == 0u && gl_WorkGroupID == uvec3 (0u) && t < pc.result_words)
+  if (gl_WorkGroupID == uvec3 (0u) && t < pc.result_words)
     result[pc.slot * pc.result_words + t] = 0u;
-
-  // Vertical pass: TILE output rows x SPAN input columns.
-  for (uint e = t; e < uint (TILE * SPAN); e += uint (TILE * TILE)) {
-    const int r = int (e) / SPAN, c = int (e) % SPAN;
-    const int i = min (i0 + r, int (pc.out_h) - 1);
-    const int x = mirror (2 * j0 - 1 + c, n_w);
-    int s[4];
-    for (int k = 0; k < 4; k++)
-      s[k] = sample_at (dis, mirror (2 * i - 1 + k, n_h), x);
-    if (pc.scale == 0u) {
-      // Samples centred on zero: minus half the range times the low-pass
-      // sum (the high-pass sum is zero). 16-bit input wraps 32 bits on the
-      // way; the result fits.
-      const int mid = 1 << (pc.bpc - 1u);
-      const int sl = LO[0] * s[0] + LO[1] * s[1] + LO[2] * s[2] + LO[3] * s[3];
-      const int sh = HI[0] * s[0] + HI[1] * s[1] + HI[2] * s[2] + HI[3] * s[3];
-      lo_s[r][c] = sext16 ((sl - LO_SUM * mid + mid) >> pc.bpc);
-      hi_s[r][c] = sext16 ((sh + mid) >> pc.bpc);
-    } else {
-      uvec2 sl = add64 (add64 (smul64 (LO[0], s[0]), smul64 (LO[1], s[1])),
-          add64 (smul64 (LO[2], s[2]), smul64 (LO[3], s[3])));
-      uvec2 sh = add64 (add64 (smul64 (HI[0], s[0]), smul64 (HI[1], s[1])),
-          add64 (smul64 (HI[2], s[2]), smul64 (HI[3], s[3])));
-      const uint add = ADD_V[pc.scale - 1u], shift = SHIFT_V[pc.scale - 1u];
-      lo_s[r][c] = int (sar64 (add64 (sl, uvec2 (add, 0u)), shift).x);
-      hi_s[r][c] = int (sar64 (add64 (sh, uvec2 (add, 0u)), shift).x);
-    }
-  }
-  barrier ();
-
-  const int r = int (gl_LocalInvocationID.y), cc = int (gl_LocalInvocationID.x);
-  const int i = i0 + r, j = j0 + cc;
-  if (i >= int (pc.out_h) || j >= int (pc.out_w))
-    return;
-  const int c = 2 * cc;
-  const int a = horizontal (lo_s[r][c], lo_s[r][c + 1], lo_s[r][c + 2], lo_s[r][c + 3], true);
-  const int v = horizontal (lo_s[r][c], lo_s[r][c + 1], lo_s[r][c + 2], lo_s[r][c + 3], false);
-  const int h = horizontal (hi_s[r][c], hi_s[r][c + 1], hi_s[r][c + 2], hi_s[r][c + 3], true);
-  const int d = horizontal (hi_s[r][c], hi_s[r][c + 1], hi_s[r][c + 2], hi_s[r][c + 3], false);
-  const uint n = pc.out_w * pc.out_h;
-  const uint o = (dis ? pc.dis_out : pc.ref_out) + uint (i) * pc.out_w + uint (j);
-  scratch[o] = a;
-  scratch[o + n] = h;
-  scratch[o + 2u * n] = v;
-  scratch[o + 3u * n] = d;
+  wavelet_tile (gl_WorkGroupID.z == 1u, t, int (gl_WorkGroupID.y) * WAVELET_ROWS,
+      int (gl_WorkGroupID.x) * WAVELET_TILE, int (pc.in_w), int (pc.in_h), int (pc.out_w),
+      int (pc.out_h));
 }

@@ -2,15 +2,21 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 //
 // VMAF integer ADM, the frame's totals from vmaf_adm_masked.comp's partial
-// sums: per scale (workgroup y) and region row (workgroup x), the row's six
-// 64-bit sums, rounded by libvmaf's row shifts and added to the result slot
-// with 64-bit atomics made of 32-bit ones (order-independent, exact).
+// sums. Workgroup y is the scale, z the sum (numerators of bands h, v, d,
+// then denominators); each invocation finishes one region row: it adds the
+// row's tile partials (stored sum, tile, row, so neighbouring invocations
+// read neighbouring words) and rounds the total by libvmaf's row shift. The
+// workgroup then adds its rows' rounded totals in two short serial steps
+// (two barriers) and adds that to the result slot with one 64-bit atomic
+// made of 32-bit ones (order-independent, exact). A workgroup per row with a
+// barrier tree left most of the GPU idle on barriers for little data.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
 #include "vmaf_adm_common.glsl"
 
 #define THREADS 64
+#define STEP 8 // THREADS = STEP * STEP
 
 layout (local_size_x = THREADS) in;
 
@@ -23,7 +29,8 @@ layout (push_constant) uniform Params {
   uint result_base;                   // first word of the result slot
 } pc;
 
-shared uvec2 red[6][THREADS];
+shared uvec2 red[THREADS];
+shared uvec2 red_step[STEP];
 
 void atomic_add64 (uint idx, uvec2 v)
 {
@@ -35,31 +42,42 @@ void atomic_add64 (uint idx, uvec2 v)
 
 void main ()
 {
-  const uint scale = gl_WorkGroupID.y, row = gl_WorkGroupID.x, t = gl_LocalInvocationIndex;
-  if (row >= pc.rows[scale])
-    return;
-  uvec2 acc[6] = uvec2[6] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
-  for (uint tile = t; tile < pc.tiles[scale]; tile += THREADS) {
-    const uint base = pc.partial[scale] + (row * pc.tiles[scale] + tile) * 12u;
-    for (uint k = 0u; k < 6u; k++)
-      acc[k] = add64 (acc[k], uvec2 (uint (scratch[base + 2u * k]), uint (scratch[base + 2u * k + 1u])));
+  const uint scale = gl_WorkGroupID.y, k = gl_WorkGroupID.z, t = gl_LocalInvocationIndex;
+  const uint rows = pc.rows[scale], tiles = pc.tiles[scale];
+  if (gl_WorkGroupID.x * THREADS >= rows)
+    return; // the whole workgroup: coarser scales have fewer rows
+  const uint row = gl_WorkGroupID.x * THREADS + t;
+  uvec2 v = uvec2 (0u);
+  if (row < rows) {
+    uvec2 acc = uvec2 (0u);
+    for (uint tile = 0u; tile < tiles; tile++) {
+      const uint at = pc.partial[scale] + ((k * tiles + tile) * rows + row) * 2u;
+      acc = add64 (acc, uvec2 (uint (scratch[at]), uint (scratch[at + 1u])));
+    }
+    if (k < 3u) {
+      const uint sh = pc.num_row[scale];
+      v = sar64 (add64 (acc, uvec2 (half_of (sh), 0u)), sh);
+    } else {
+      const uint sh = pc.den_row[scale];
+      v = shr64 (add64 (acc, uvec2 (half_of (sh), 0u)), sh);
+    }
   }
-  for (uint k = 0u; k < 6u; k++)
-    red[k][t] = acc[k];
+  red[t] = v;
   barrier ();
-  for (uint s = THREADS / 2u; s > 0u; s >>= 1u) {
-    if (t < s)
-      for (uint k = 0u; k < 6u; k++)
-        red[k][t] = add64 (red[k][t], red[k][t + s]);
-    barrier ();
+  if (t < STEP) {
+    uvec2 s = uvec2 (0u);
+    for (uint l = 0u; l < STEP; l++)
+      s = add64 (s, red[t * STEP + l]);
+    red_step[t] = s;
   }
-  if (t < 3u) {
-    const uint sh = pc.num_row[scale];
-    atomic_add64 (pc.result_base + scale * 6u + 2u * t,
-        sar64 (add64 (red[t][0], uvec2 (half_of (sh), 0u)), sh));
-  } else if (t < 6u) {
-    const uint sh = pc.den_row[scale];
-    atomic_add64 (pc.result_base + 24u + scale * 6u + 2u * (t - 3u),
-        shr64 (add64 (red[t][0], uvec2 (half_of (sh), 0u)), sh));
+  barrier ();
+  if (t == 0u) {
+    uvec2 s = uvec2 (0u);
+    for (uint l = 0u; l < STEP; l++)
+      s = add64 (s, red_step[l]);
+    // num[scale][band] at pair scale * 3 + band, den 12 pairs later.
+    const uint pair = (k < 3u ? 0u : 12u) + scale * 3u + k % 3u;
+    if ((s.x | s.y) != 0u)
+      atomic_add64 (pc.result_base + 2u * pair, s);
   }
 }

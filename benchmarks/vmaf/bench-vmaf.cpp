@@ -140,9 +140,8 @@ time_kernels (VkExec *exec, VkGpuTimer *timer, Kernels &k, const Frames &f, unsi
 /* Names of one frame's dispatches, in recording order (record_frame). */
 const char *const kDispatchNames[] = {
   "motion SAD", "VIF scale 0", "VIF scale 1", "VIF scale 2", "VIF scale 3", "VIF tail 0",
-  "VIF tail 1", "VIF tail 2", "VIF tail 3", "ADM DWT 0",
-  "ADM masked 0", "ADM DWT 1", "ADM masked 1", "ADM DWT 2", "ADM masked 2", "ADM DWT 3",
-  "ADM masked 3", "ADM row sums",
+  "VIF tail 1", "VIF tail 2", "VIF tail 3", "ADM DWT 0", "ADM masked 0 + DWT 1",
+  "ADM masked 1 + DWT 2", "ADM masked 2 + DWT 3", "ADM masked 3", "ADM row sums",
 };
 const unsigned kDispatches = G_N_ELEMENTS (kDispatchNames);
 

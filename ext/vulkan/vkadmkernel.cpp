@@ -20,22 +20,22 @@ namespace {
 
 /* Push constants, in the shaders' order. */
 struct DwtPush {
-  uint32_t in_w, in_h, out_w, out_h, scale, bpc;
+  uint32_t in_w, in_h, out_w, out_h, bpc;
   uint32_t ref_in, dis_in, ref_stride, dis_stride, ref_out, dis_out;
   uint32_t slot, result_words;
 };
 
-/* The region travels as the shader's uint left, top, right, bottom. */
+/* Every scale's, packed (vmaf_adm_masked.comp: a scale's masked sums need
+ * its own, the next scale's wavelet step that one's): 128 bytes, what every
+ * Vulkan device takes. */
 struct MaskedPush {
-  uint32_t w, h, n;
-  AdmRect rect;
-  uint32_t ref_bands, dis_bands, scale;
-  uint32_t rfactor[3];
-  int32_t gain;
-  uint32_t num_sub[3], num_sq[3], num_cub[3];
-  uint32_t den_sq, den_cub;
-  uint32_t partial, tiles_x;
+  uint32_t size[4];    /* band width | height << 16 */
+  uint32_t corner[4];  /* region left | top << 16 */
+  uint32_t rf_hv[4], rf_d[4];
+  uint32_t shifts[12]; /* bytes num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub, gain */
+  uint32_t bands[4];   /* word offset of the reference's band a */
 };
+static_assert (sizeof (MaskedPush) == 128, "Vulkan guarantees 128 bytes of push constants");
 
 struct RowsPush {
   uint32_t rows[4], tiles[4], partial[4];
@@ -43,8 +43,40 @@ struct RowsPush {
   uint32_t result_base;
 };
 
-const uint32_t kDwtTile = 16;                  /* vmaf_adm_dwt.comp */
+const uint32_t kDwtTileW = 32, kDwtTileH = 15;  /* vmaf_adm_wavelet.glsl */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
+const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
+const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
+
+/* Words per row of a band of scale s. */
+uint32_t band_stride (const AdmScaleGeom &g, int s)
+{
+  return s == 0 ? (g.w + 1) / 2 : g.w;
+}
+
+void masked_push (const AdmScaleGeom geom[4], const AdmConsts &c, const uint32_t bands[4],
+    MaskedPush *p)
+{
+  for (int s = 0; s < 4; s++) {
+    const AdmScaleGeom &g = geom[s];
+    /* The shader takes the region as symmetric, as adm_geometry makes it. */
+    g_assert (g.core.right == g.w - g.core.left && g.core.bottom == g.h - g.core.top);
+    p->size[s] = (uint32_t) g.w | (uint32_t) g.h << 16;
+    p->corner[s] = (uint32_t) g.core.left | (uint32_t) g.core.top << 16;
+    p->rf_hv[s] = c.i_rfactor[s][0];
+    p->rf_d[s] = c.i_rfactor[s][2];
+    AdmShifts sh;
+    adm_shifts (g, s, &sh);
+    const uint32_t bytes[12] = { sh.num_sub[0], sh.num_sub[1], sh.num_sub[2], sh.num_sq[0],
+      sh.num_sq[1], sh.num_sq[2], sh.num_cub[0], sh.num_cub[1], sh.num_cub[2], sh.den_sq,
+      sh.den_cub, (uint32_t) c.gain_limit };
+    for (int i = 0; i < 12; i++) {
+      g_assert (bytes[i] < 256);
+      p->shifts[s * 3 + i / 4] |= bytes[i] << (i % 4 * 8);
+    }
+    p->bands[s] = bands[s];
+  }
+}
 
 } // namespace
 
@@ -66,13 +98,19 @@ VkAdmKernel *VkAdmKernel::create (GstVulkanDevice *device, const AdmParams &para
     delete k;
     return nullptr;
   }
-  VkKernel::Spec masked = { vmaf_adm_masked_spv, sizeof (vmaf_adm_masked_spv), 1,
-    sizeof (MaskedPush), { adm_cos_1deg_sq_q24 () } };
+
   VkKernel::Spec rows = { vmaf_adm_rows_spv, sizeof (vmaf_adm_rows_spv), 2, sizeof (RowsPush),
     {} };
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
-  if (!(k->masked_ = VkKernel::create (device, masked, error))
-      || !(k->rows_ = VkKernel::create (device, rows, error)) || !k->dwt_for (l8, error)) {
+  for (uint32_t s = 0; s < 4; s++) {
+    VkKernel::Spec masked = { vmaf_adm_masked_spv, sizeof (vmaf_adm_masked_spv), 1,
+      sizeof (MaskedPush), { adm_cos_1deg_sq_q24 (), s } };
+    if (!(k->masked_[s] = VkKernel::create (device, masked, error))) {
+      delete k;
+      return nullptr;
+    }
+  }
+  if (!(k->rows_ = VkKernel::create (device, rows, error)) || !k->dwt_for (l8, error)) {
     delete k;
     return nullptr;
   }
@@ -83,7 +121,8 @@ VkAdmKernel::~VkAdmKernel ()
 {
   for (auto &k : dwt_)
     delete k.second;
-  delete masked_;
+  for (VkKernel *m : masked_)
+    delete m;
   delete rows_;
   if (scratch_)
     gst_memory_unref (scratch_);
@@ -116,12 +155,14 @@ bool VkAdmKernel::ensure_scratch (uint32_t w, uint32_t h, GError **error)
   uint64_t words = 0;
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom_[s];
-    const uint64_t n = (uint64_t) g.w * g.h;
+    /* Scale 0's bands are 16-bit pairs (vmaf_adm_dwt.comp). */
+    const uint64_t n = (uint64_t) band_stride (g, s) * g.h;
     tiles_x_[s] = (g.core.right - g.core.left + kMaskTileW - 1) / kMaskTileW;
     ref_bands_[s] = (uint32_t) words;
     dis_bands_[s] = (uint32_t) (words + 4 * n);
     partial_[s] = (uint32_t) (words + 8 * n);
-    /* Six (low, high) sums per region row and tile. */
+    /* Six (low, high) sums per region row and tile, stored sum, tile,
+     * region row (vmaf_adm_rows.comp reads neighbouring rows together). */
     words += 8 * n + (uint64_t) (g.core.bottom - g.core.top) * tiles_x_[s] * 12;
   }
   const uint64_t max_range = device_->physical_device->properties.limits.maxStorageBufferRange;
@@ -179,63 +220,48 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     { results->buffer, 0, VK_WHOLE_SIZE },
   };
 
+  /* Scale 0's wavelet step, then per scale its masked sums and the next
+   * scale's step (vmaf_adm_masked.comp). */
+  const AdmScaleGeom &g0 = geom_[0];
+  const DwtPush dp = { width, height, (uint32_t) g0.w, (uint32_t) g0.h, layout.bpc, ref.offset,
+    dist.offset, ref.stride, dist.stride, ref_bands_[0], dis_bands_[0], slot, kResultWords };
+  if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g0.w + kDwtTileW - 1) / kDwtTileW,
+          (g0.h + kDwtTileH - 1) / kDwtTileH, 2, error))
+    return false;
+  stage_barrier ();
+
+  MaskedPush mp = {};
+  masked_push (geom_, consts_, ref_bands_, &mp);
   RowsPush rp = {};
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom_[s];
-    const uint32_t n = (uint32_t) g.w * g.h;
-
-    DwtPush dp = {};
-    dp.in_w = s == 0 ? width : geom_[s - 1].w;
-    dp.in_h = s == 0 ? height : geom_[s - 1].h;
-    dp.out_w = g.w;
-    dp.out_h = g.h;
-    dp.scale = s;
-    dp.bpc = layout.bpc;
-    dp.ref_in = s == 0 ? ref.offset : ref_bands_[s - 1];
-    dp.dis_in = s == 0 ? dist.offset : dis_bands_[s - 1];
-    dp.ref_stride = s == 0 ? ref.stride : dp.in_w;
-    dp.dis_stride = s == 0 ? dist.stride : dp.in_w;
-    dp.ref_out = ref_bands_[s];
-    dp.dis_out = dis_bands_[s];
-    dp.slot = slot;
-    dp.result_words = kResultWords;
-    if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g.w + kDwtTile - 1) / kDwtTile,
-            (g.h + kDwtTile - 1) / kDwtTile, 2, error))
+    rp.rows[s] = g.core.bottom - g.core.top;
+    uint32_t groups = tiles_x_[s] * ((rp.rows[s] + kMaskTileH - 1) / kMaskTileH);
+    if (s < 3) {
+      const AdmScaleGeom &next = geom_[s + 1];
+      groups += 2 * ((next.w + kDwtTileW - 1) / kDwtTileW) * ((next.h + kDwtTileH - 1) / kDwtTileH);
+    }
+    /* A grid of at most kMaxGroups columns; the shader numbers the
+     * workgroups row by row. */
+    const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
+    if (!exec->dispatch (masked_[s], scratch_buf, 1, &mp, sizeof mp,
+            (groups + grid_y - 1) / grid_y, grid_y, 1, error))
       return false;
     stage_barrier ();
 
-    MaskedPush mp = {};
-    mp.w = g.w;
-    mp.h = g.h;
-    mp.n = n;
-    mp.rect = g.core;
-    mp.ref_bands = ref_bands_[s];
-    mp.dis_bands = dis_bands_[s];
-    mp.scale = s;
-    memcpy (mp.rfactor, consts_.i_rfactor[s], sizeof mp.rfactor);
-    mp.gain = consts_.gain_limit;
     AdmShifts sh;
     adm_shifts (g, s, &sh);
-    memcpy (mp.num_sub, sh.num_sub, sizeof mp.num_sub);
-    memcpy (mp.num_sq, sh.num_sq, sizeof mp.num_sq);
-    memcpy (mp.num_cub, sh.num_cub, sizeof mp.num_cub);
-    mp.den_sq = sh.den_sq;
-    mp.den_cub = sh.den_cub;
-    mp.partial = partial_[s];
-    mp.tiles_x = tiles_x_[s];
-    const uint32_t rows = g.core.bottom - g.core.top;
-    if (!exec->dispatch (masked_, scratch_buf, 1, &mp, sizeof mp, tiles_x_[s],
-            (rows + kMaskTileH - 1) / kMaskTileH, 1, error))
-      return false;
-    stage_barrier ();
-    rp.rows[s] = rows;
     rp.tiles[s] = tiles_x_[s];
     rp.partial[s] = partial_[s];
     rp.num_row[s] = sh.num_row;
     rp.den_row[s] = sh.den_row;
   }
   rp.result_base = slot * kResultWords;
-  if (!exec->dispatch (rows_, rows_bufs, 2, &rp, sizeof rp, rp.rows[0], 4, 1, error))
+  /* 64 region rows per workgroup (vmaf_adm_rows.comp), per scale and sum:
+   * scale 0 has the most rows; the coarser scales' surplus workgroups
+   * return at once. */
+  if (!exec->dispatch (rows_, rows_bufs, 2, &rp, sizeof rp,
+          (rp.rows[0] + kRowsPerGroup - 1) / kRowsPerGroup, 4, 6, error))
     return false;
   exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   return true;

@@ -4,10 +4,11 @@
  * VMAF's integer ADM on the GPU (shaders/vmaf_adm_*.comp): per frame pair,
  * the 64-bit integer sums of gpc::AdmAccum, bit-exact with the CPU reference
  * gst/vmaf/vmaf-adm-ref.cpp; gpc::adm_finish() turns them into libvmaf's
- * values on the host. Per scale two dispatches, the wavelet step of both
- * pictures and the masked sums (decoupling, CSF and masking fused in
- * shared-memory tiles, per-row partial sums), then one for all scales that
- * finishes the rows into the result slot (64-bit atomics from 32-bit ones).
+ * values on the host. Six dispatches: scale 0's wavelet step of both
+ * pictures; per scale its masked sums (decoupling, CSF and masking fused in
+ * shared-memory tiles, per-row partial sums) beside the next scale's
+ * wavelet step; one that finishes the rows into the result slot (64-bit
+ * atomics from 32-bit ones).
  */
 #pragma once
 
@@ -40,7 +41,7 @@ class VkAdmKernel {
    * (both planes in `layout`): fills result slot `slot` of `results`
    * (kResultWords words each) and makes it visible to the host. The
    * planes must already be readable by compute shaders. The kernel keeps
-   * per-size scratch memory (about 11 bytes per input sample), made on the
+   * per-size scratch memory (about 7 bytes per input sample), made on the
    * first frame and again when the size changes; frames of one kernel must
    * be recorded on one queue. */
   bool record (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
@@ -58,7 +59,7 @@ class VkAdmKernel {
   AdmParams params_;
   AdmConsts consts_ {};
   std::map<uint32_t, VkKernel *> dwt_;
-  VkKernel *masked_ = nullptr;
+  VkKernel *masked_[4] = {}; /* per scale */
   VkKernel *rows_ = nullptr;
   GstMemory *scratch_ = nullptr;
   uint32_t scratch_w_ = 0, scratch_h_ = 0;
