@@ -172,10 +172,10 @@ cuda_flags=()
 # (Not nm | grep -q: grep's early exit would fail the pipe under pipefail.)
 if [ "$(nm -D "$libdir/libvmaf.so" | grep -c ' T vmaf_cuda_state_init$')" != 0 ]; then
   cuda=${CUDA_HOME:-/usr/local/cuda}
-  cuda_flags=(-DVMAF_BENCH_CUDA -I"$cuda/include" -ldl)
+  cuda_flags=(-DVMAF_BENCH_CUDA -I"$cuda/include" "$root/tools/vmaf-bench-libvmaf-cuda.c" -ldl)
 fi
 cc -O2 -std=c11 -Wall -Wextra -I"$prefix/include" "$root/tools/vmaf-bench-libvmaf.c" \
-  -L"$libdir" -Wl,-rpath,'$ORIGIN:$ORIGIN/../lib':"$libdir" -lvmaf "${cuda_flags[@]}" -lpthread -lm \
+  "${cuda_flags[@]}" -L"$libdir" -Wl,-rpath,'$ORIGIN:$ORIGIN/../lib':"$libdir" -lvmaf -lpthread -lm \
   -o "$out/vmaf-bench-libvmaf"
 
 echo "LIBVMAF_PREFIX=$prefix"
