@@ -80,6 +80,11 @@ run_libvmaf (const std::string &runner, const VmafBenchClip &clip, const std::st
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0) {
     r.why = WIFEXITED (status) && WEXITSTATUS (status) == 3 ? g_strstrip (err)
         : std::string ("failed: ") + g_strstrip (err);
+    /* libvmaf names a failed CUDA call on stdout ("code: N; description:
+     * NAME") before its assertion fails on stderr. */
+    const char *code = g_strrstr (out, "code: ");
+    if (code)
+      r.why += " (" + std::string (code, strcspn (code, "\n")) + ")";
   } else {
     gchar **lines = g_strsplit (out, "\n", -1);
     for (gchar **p = lines; *p; p++) {
