@@ -29,6 +29,12 @@
 # for sm_75, sm_80, sm_90, sm_100 and sm_120 and PTX for compute_120 (Turing
 # to Blackwell; sm_86/sm_89 run the sm_80 code). libvmaf loads libcuda.so.1 at
 # run time through nv-codec-headers' loader and links no CUDA library.
+# libvmaf 3.2.0's CUDA motion extractor addresses pictures above 8 bits with
+# twice their row pitch: wrong motion scores at 1080p, an out-of-bounds read
+# (CUDA_ERROR_ILLEGAL_ADDRESS, seen first by a later call) at 2160p. Upstream
+# fixed it after 3.2.0 (commit 4991d2b5, "cuda: fix row stride in
+# calculate_motion_score_kernel_16bpc"); for 10-bit runs build a source that
+# has it. The runner's --cuda-selftest checks a build.
 # One build-time adjustment: libvmaf 3.2 calls seven driver functions
 # (cuStreamCreateWithPriority, cuCtxGetStreamPriorityRange, cuCtxSynchronize,
 # cuLaunchHostFunc, cuMemHostAlloc, cuMemFreeHost, cuMemFreeAsync) that
@@ -38,7 +44,8 @@
 # signatures) and loaded with the others; libvmaf's source and the given
 # headers are never changed. Headers that lack other calls libvmaf makes are
 # refused with their names.
-# An existing OUT/build is reconfigured with this run's options.
+# An existing OUT/build is reconfigured with this run's options (made afresh
+# when it was built from another SOURCE).
 #
 # Prints, as shell assignments: LIBVMAF_PREFIX, LIBVMAF_LIBDIR, LIBVMAF_MODELS
 # (when SOURCE is given), VMAF_EXPECT and VMAF_BENCH (the runner that
@@ -61,7 +68,7 @@ while [ $# -gt 0 ]; do
     --cuda) cuda=true; shift ;;
     --nvcodec) nvcodec=$(cd "$2" && pwd); shift 2 ;;
     --installed) installed=$2; shift 2 ;;
-    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,52p' "$0"; exit 0 ;;
     *) src=$1; shift ;;
   esac
 done
@@ -136,7 +143,14 @@ else
     ln -sfn "$src/include" "$out/include"
   fi
   # An existing build folder takes this run's options too (say --cuda added
-  # to an earlier CPU build).
+  # to an earlier CPU build), but only when it was made from this SOURCE:
+  # meson keeps a build folder's source for good, so one made from another
+  # libvmaf tree would silently rebuild that tree.
+  if [ -f "$out/build/meson-info/meson-info.json" ] &&
+     ! grep -qF "\"source\": \"$src\"" "$out/build/meson-info/meson-info.json"; then
+    echo "build-libvmaf.sh: $out/build was made from another libvmaf source; starting it afresh" >&2
+    rm -rf "$out/build"
+  fi
   opts=(-Doptimization=$opt -Denable_asm=$asm -Denable_avx512=$avx512 -Denable_cuda=$cuda
     -Dc_args=${nvcodec:+-I$nvcodec} -Denable_tests=false -Denable_docs=false)
   if [ ! -f "$out/build/build.ninja" ]; then
@@ -158,10 +172,10 @@ cuda_flags=()
 # (Not nm | grep -q: grep's early exit would fail the pipe under pipefail.)
 if [ "$(nm -D "$libdir/libvmaf.so" | grep -c ' T vmaf_cuda_state_init$')" != 0 ]; then
   cuda=${CUDA_HOME:-/usr/local/cuda}
-  cuda_flags=(-DVMAF_BENCH_CUDA -I"$cuda/include" -ldl)
+  cuda_flags=(-DVMAF_BENCH_CUDA -I"$cuda/include" "$root/tools/vmaf-bench-libvmaf-cuda.c" -ldl)
 fi
 cc -O2 -std=c11 -Wall -Wextra -I"$prefix/include" "$root/tools/vmaf-bench-libvmaf.c" \
-  -L"$libdir" -Wl,-rpath,'$ORIGIN:$ORIGIN/../lib':"$libdir" -lvmaf "${cuda_flags[@]}" -lpthread -lm \
+  "${cuda_flags[@]}" -L"$libdir" -Wl,-rpath,'$ORIGIN:$ORIGIN/../lib':"$libdir" -lvmaf -lpthread -lm \
   -o "$out/vmaf-bench-libvmaf"
 
 echo "LIBVMAF_PREFIX=$prefix"

@@ -50,14 +50,54 @@ write_clip_files (const VmafBenchClip &clip, const std::string &dir, std::string
   return write_planes (clip.ref, clip.bits, *ref) && write_planes (clip.dist, clip.bits, *dist);
 }
 
+namespace {
+
+char **
+runner_argv (std::vector<std::string> &args, std::vector<char *> &argv)
+{
+  for (std::string &a : args)
+    argv.push_back (&a[0]);
+  argv.push_back (nullptr);
+  return argv.data ();
+}
+
+std::vector<std::string>
+runner_args (const std::string &runner, const VmafBenchClip &clip, const std::string &ref,
+    const std::string &dist, unsigned frames)
+{
+  return { runner, std::to_string (clip.width), std::to_string (clip.height),
+    std::to_string (clip.bits), std::to_string (frames), ref, dist };
+}
+
+} // namespace
+
+int
+selftest_libvmaf_cuda (const std::string &runner, const VmafBenchClip &clip,
+    const std::string &ref, const std::string &dist, unsigned frames)
+{
+  std::vector<std::string> args = runner_args (runner, clip, ref, dist, frames);
+  args.push_back ("--cuda-selftest");
+  std::vector<char *> argv;
+  gint status = 0;
+  GError *error = NULL;
+  fflush (stdout);
+  if (!g_spawn_sync (NULL, runner_argv (args, argv), NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL,
+          NULL, &status, &error)) {
+    printf ("libvmaf CUDA self-test: %s\n", error->message);
+    g_error_free (error);
+    return -1;
+  }
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+}
+
 LibvmafResult
 run_libvmaf (const std::string &runner, const VmafBenchClip &clip, const std::string &ref,
     const std::string &dist, unsigned frames, unsigned threads, bool cuda, unsigned scores)
 {
   LibvmafResult r;
-  std::vector<std::string> args = { runner, std::to_string (clip.width),
-    std::to_string (clip.height), std::to_string (clip.bits), std::to_string (frames), ref, dist,
-    "--scores", std::to_string (scores) };
+  std::vector<std::string> args = runner_args (runner, clip, ref, dist, frames);
+  args.push_back ("--scores");
+  args.push_back (std::to_string (scores));
   if (threads) {
     args.push_back ("--threads");
     args.push_back (std::to_string (threads));
@@ -65,13 +105,10 @@ run_libvmaf (const std::string &runner, const VmafBenchClip &clip, const std::st
   if (cuda)
     args.push_back ("--cuda");
   std::vector<char *> argv;
-  for (std::string &a : args)
-    argv.push_back (&a[0]);
-  argv.push_back (nullptr);
   gchar *out = NULL, *err = NULL;
   gint status = 0;
   GError *error = NULL;
-  if (!g_spawn_sync (NULL, argv.data (), NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+  if (!g_spawn_sync (NULL, runner_argv (args, argv), NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
           &error)) {
     r.why = error->message;
     g_error_free (error);
@@ -80,6 +117,11 @@ run_libvmaf (const std::string &runner, const VmafBenchClip &clip, const std::st
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0) {
     r.why = WIFEXITED (status) && WEXITSTATUS (status) == 3 ? g_strstrip (err)
         : std::string ("failed: ") + g_strstrip (err);
+    /* libvmaf names a failed CUDA call on stdout ("code: N; description:
+     * NAME") before its assertion fails on stderr. */
+    const char *code = g_strrstr (out, "code: ");
+    if (code)
+      r.why += " (" + std::string (code, strcspn (code, "\n")) + ")";
   } else {
     gchar **lines = g_strsplit (out, "\n", -1);
     for (gchar **p = lines; *p; p++) {

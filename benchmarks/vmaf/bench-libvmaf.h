@@ -34,4 +34,10 @@ LibvmafResult run_libvmaf (const std::string &runner, const VmafBenchClip &clip,
     const std::string &ref, const std::string &dist, unsigned frames, unsigned threads,
     bool cuda, unsigned scores);
 
+/* Runs `runner`'s CUDA self-test (--cuda-selftest) over the first `frames`
+ * frames, its report going to this process's stdout and stderr; returns its
+ * exit status (0: libvmaf's CUDA scores agree with its CPU's; -1: not run). */
+int selftest_libvmaf_cuda (const std::string &runner, const VmafBenchClip &clip,
+    const std::string &ref, const std::string &dist, unsigned frames);
+
 } // namespace gpc_bench

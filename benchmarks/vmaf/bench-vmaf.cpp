@@ -17,9 +17,14 @@
  *
  *   bench-vmaf [--frames N] [--sizes 1080,2160] [--bits 10] [--check N]
  *              [--libvmaf-runner PATH] [--libvmaf-frames N] [--threads N]
- *              [--no-pipeline] [--breakdown]
+ *              [--libvmaf-selftest N] [--no-pipeline] [--breakdown]
  *              [--vif-tile WxH] [--vif-block HxV] [--vif-threads N]
  *              [--vif-strip N]
+ *
+ * --libvmaf-selftest N runs only the runner's CUDA self-test on each clip's
+ * first N frames (vmaf-bench-libvmaf --cuda-selftest: libvmaf's device
+ * pictures read back, failing CUDA calls named, its CUDA scores beside its
+ * CPU's); exit status 1 when one fails.
  *
  * The --vif-* options override the VIF kernel's tuning (see
  * VifKernelOptions), to compare settings on one device.
@@ -326,7 +331,7 @@ check (Device &dev, const Frames &f, const VmafBenchClip &clip, unsigned n,
 int
 main (int argc, char **argv)
 {
-  unsigned n_frames = 600, check_frames = 3, libvmaf_frames = 48, threads = 0;
+  unsigned n_frames = 600, check_frames = 3, libvmaf_frames = 48, threads = 0, selftest = 0;
   bool pipeline = true, check_only = false, breakdown = false;
   VifKernelOptions vif_options;
   std::string runner;
@@ -349,6 +354,8 @@ main (int argc, char **argv)
       libvmaf_frames = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--threads") && has)
       threads = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--libvmaf-selftest") && has)
+      selftest = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--no-pipeline"))
       pipeline = false;
     else if (!strcmp (argv[i], "--breakdown"))
@@ -405,6 +412,21 @@ main (int argc, char **argv)
     for (unsigned b : bits) {
       const unsigned w = s == 2160 ? 3840 : s == 1080 ? 1920 : (s * 16 / 9 + 1) & ~1u, h = s;
       const VmafBenchClip clip = make_vmaf_bench_clip (w, h, b, kDistinct, 0x5eed0000u + s + b);
+      if (selftest) {
+        std::string ref_file, dist_file;
+        printf ("%up %u-bit:\n", s, b);
+        const int rc = !tmpdir ? -1 : !write_clip_files (clip, tmpdir, &ref_file, &dist_file) ? -2
+            : selftest_libvmaf_cuda (runner, clip, ref_file, dist_file, selftest);
+        if (rc < 0)
+          printf ("libvmaf CUDA self-test not run: %s\n", rc == -1 && !tmpdir
+              ? "no --libvmaf-runner" : rc == -2 ? "cannot write the frames" : "see above");
+        if (!ref_file.empty ()) {
+          g_unlink (ref_file.c_str ());
+          g_unlink (dist_file.c_str ());
+        }
+        status |= rc != 0;
+        continue;
+      }
       Frames f;
       luma_layout_for_format (b == 8 ? GST_VIDEO_FORMAT_I420 : b == 10 ?
           GST_VIDEO_FORMAT_I420_10LE : GST_VIDEO_FORMAT_I420_12LE, &f.layout);
