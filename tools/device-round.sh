@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old vmaf vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
+# Steps: motion motion-old vmaf vmaf-libvmaf-selftest vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
 #        prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
@@ -40,8 +40,12 @@ for s in "$@"; do
       tail -n 12 "$out/motion.txt" ;;
     vmaf) # vkvmaf at 1080p and 2160p 10-bit, beside libvmaf when the kit has it (LIBVMAF_RUNNER)
       runner=(); [ -x "$kit/bin/vmaf-bench-libvmaf" ] && runner=(--libvmaf-runner "$kit/bin/vmaf-bench-libvmaf")
-      step vmaf 200 $b/benchmarks/vmaf/bench-vmaf --frames 600 "${runner[@]}"
+      step vmaf 200 $b/benchmarks/vmaf/bench-vmaf --frames 600 --breakdown "${runner[@]}"
       tail -n 20 "$out/vmaf.txt" ;;
+    vmaf-libvmaf-selftest) # libvmaf's CUDA extractors against its CPU ones, on the benchmark's clips
+      step vmaf-libvmaf-selftest 200 $b/benchmarks/vmaf/bench-vmaf --libvmaf-runner "$kit/bin/vmaf-bench-libvmaf" \
+        --libvmaf-selftest 6
+      grep -E "self-test|DIFFER|failed|passed" "$out/vmaf-libvmaf-selftest.txt" | tail -20 ;;
     vmaf-breakdown) # where vkvmaf's GPU time goes, per dispatch, 1080p and 2160p 10-bit
       step vmaf-breakdown 200 $b/benchmarks/vmaf/bench-vmaf --check 0 --no-pipeline --breakdown
       grep -E "^(1080|2160)p|per dispatch" "$out/vmaf-breakdown.txt" ;;
