@@ -1,15 +1,19 @@
 // gst-gpucodecs
 // SPDX-License-Identifier: LGPL-2.1-or-later
 //
-// VMAF integer VIF, one scale per dispatch, bit-exact with gst/vmaf's CPU
-// reference (libvmaf 3.2 scalar code): the scale's four integer sums, and
-// (scales 0..2) the next scale's pictures, low-passed and decimated.
+// VMAF integer VIF, one scale per dispatch (and a tail, below), bit-exact
+// with gst/vmaf's CPU reference (libvmaf 3.2 scalar code): the scale's four
+// integer sums, and (scales 0..2) the next scale's pictures, low-passed and
+// decimated.
 //
-// A workgroup covers a TILE_W x TILE_H tile of the scale: it loads the tile
-// with an R-sample mirrored halo (R = 8, 4, 2, 1) into shared memory, filters
-// vertically (means and second moments of both pictures and their product)
-// into shared memory, then horizontally and turns each pixel into its
-// contribution. The decimation filter (radius R / 2) runs on the same tile.
+// A workgroup covers a strip of STRIP tiles of TILE_W x TILE_H down the
+// scale. For each tile it has the tile's rows with an R-sample mirrored halo
+// (R = 8, 4, 2, 1) in shared memory (the first tile loads them; the next
+// ones keep the rows they share with the previous and load TILE_H new
+// ones), filters vertically (means and second moments of both pictures and
+// their product) into shared memory, then horizontally and turns each pixel
+// into its contribution. The decimation filter (radius R / 2) runs on the
+// same tile.
 // In both filter passes an invocation owns KV (KH) neighbouring outputs, so
 // that the products and split parts of an input can be formed once for
 // several taps (a tuning choice of the kernel).
