@@ -86,7 +86,7 @@ layout (std430, binding = 3) readonly buffer Log2Buf { uint log2_words[]; };
 layout (std430, binding = 4) buffer Result { uint result[]; };
 // Pixels for the exact emulation: per scale s, word s counts the entries
 // listed (past the capacity: reserved but not written), word 4 + s the
-// tiles queued; the scale's list (3 words an entry: sigma1_sq, sigma2_sq,
+// strips queued; the scale's list (3 words an entry: sigma1_sq, sigma2_sq,
 // sigma12; an entry of zeros is empty) and its queue follow elsewhere.
 layout (std430, binding = 5) buffer Exact { uint exact[]; };
 
@@ -105,8 +105,8 @@ layout (push_constant) uniform Params {
   float limit_f;     // the limit as a float
   uint list_offset;  // words, in Exact
   uint list_cap;     // entries
-  uint queue_offset; // words, in Exact (one per tile of the scale)
-  uint tiles_x;      // tiles per row of the scale
+  uint queue_offset; // words, in Exact (one per strip of the scale)
+  uint tiles_x;      // tiles (strips) per row of the scale
 } pc;
 
 #include "vmaf_vif_gain.glsl"
@@ -134,7 +134,7 @@ shared uint tile[TH][TW];       // reference | distorted << 16
 shared uvec4 vres[TILE_H][TW];
 shared uint tile_sums[8];
 // (sigma1_sq, sigma2_sq, sigma12) of the pixels left to the exact emulation;
-// a tile with more is queued whole.
+// a strip with more is queued whole (kGroupList in vkvifkernel.cpp).
 const uint WG_LIST = 64u;
 shared uint exact_list[3 * WG_LIST];
 shared uint exact_n;
@@ -189,12 +189,13 @@ void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, VifLimit lim, inout u
   }
 }
 
-// The tile at (x0, y0) with its halo, both pictures in one word per sample.
-void load_tile (int x0, int y0, int w, int h)
+// Rows `first` .. TH - 1 of the tile at (x0, y0) with its halo, both
+// pictures in one word per sample.
+void load_rows (int x0, int y0, int first, int w, int h)
 {
   const int t = int (gl_LocalInvocationIndex);
-  for (int i = t; i < TH * TW; i += NTHREADS) {
-    const int ty = i / TW, tx = i % TW;
+  for (int i = t; i < (TH - first) * TW; i += NTHREADS) {
+    const int ty = first + i / TW, tx = i % TW;
     const uint gy = uint (mirror (y0 + ty - R, h));
     const uint gx = uint (mirror (x0 + tx - R, w));
     uint v;
@@ -221,19 +222,7 @@ void slide_tile (int x0, int y0, int w, int h)
       tile[p + i / TW][i % TW] = tile[p + TILE_H + i / TW][i % TW];
     barrier ();
   }
-  for (int i = t; i < TILE_H * TW; i += NTHREADS) {
-    const int ty = KEEP + i / TW, tx = i % TW;
-    const uint gy = uint (mirror (y0 + ty - R, h));
-    const uint gx = uint (mirror (x0 + tx - R, w));
-    uint v;
-    if (SCALE == 0) {
-      v = uint (ref_fetch (pc.ref_offset + gy * pc.ref_stride, gx)) |
-          (uint (dist_fetch (pc.dist_offset + gy * pc.dist_stride, gx)) << 16);
-    } else {
-      v = ref_words[pc.ref_offset + gy * pc.ref_stride + gx];
-    }
-    tile[ty][tx] = v;
-  }
+  load_rows (x0, y0, KEEP, w, h);
 }
 
 // Scale 0 brings means from bpc to 16 bits and moments from 2 bpc to 32
@@ -406,7 +395,7 @@ void filter_strip (int x0, int ys, int w, int h, VifLimit lim, const bool dec,
       break;
     const int rows = min (TILE_H, h - y0);
     if (c == 0)
-      load_tile (x0, y0, w, h);
+      load_rows (x0, y0, 0, w, h);
     else
       slide_tile (x0, y0, w, h);
     barrier ();

@@ -108,8 +108,8 @@ run_libvmaf (const std::string &runner, const VmafBenchClip &clip, const std::st
   gchar *out = NULL, *err = NULL;
   gint status = 0;
   GError *error = NULL;
-  if (!g_spawn_sync (NULL, runner_argv (args, argv), NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
-          &error)) {
+  if (!g_spawn_sync (NULL, runner_argv (args, argv), NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+          &err, &status, &error)) {
     r.why = error->message;
     g_error_free (error);
     return r;

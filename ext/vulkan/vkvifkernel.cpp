@@ -24,6 +24,8 @@ struct VifPush {
 
 /* Workgroups of a tail dispatch (TAIL_GROUPS in the shader). */
 const uint32_t kTailGroups = 32;
+/* Pixels a workgroup lists for the exact emulation (WG_LIST). */
+const uint32_t kGroupList = 64;
 
 
 /* Words of the packed pictures of scales 1..3, and where each starts. */
@@ -56,7 +58,7 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
    * 32 x 8: fewer workgroups fit a multiprocessor. */
   const uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
   auto shared_words = [] (uint32_t tw, uint32_t th) {
-    return (th + 16) * (tw + 16) + 4 * th * (tw + 16) + 3 * 64 + 11;
+    return (th + 16) * (tw + 16) + 4 * th * (tw + 16) + 3 * kGroupList + 11;
   };
   /* 256 invocations where the device allows (Vulkan guarantees 128). */
   const VkPhysicalDeviceLimits &limits = device->physical_device->properties.limits;
@@ -188,7 +190,7 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     return false;
   /* The scratch buffer: the coarser scales' pictures, one word per sample,
    * then (at an offset any device can bind) the pixels for the exact
-   * emulation: 8 counters, and per scale its list and its tile queue (see
+   * emulation: 8 counters, and per scale its list and its strip queue (see
    * the shader). Kept until the fence, then back to the cache. */
   uint32_t groups_x[kVifScales], groups_y[kVifScales], list_cap[kVifScales];
   uint32_t list_offset[kVifScales], queue_offset[kVifScales];

@@ -3,8 +3,9 @@
  *
  * VMAF's integer VIF on the GPU (shaders/vmaf_vif.comp: per scale a main
  * dispatch, and after the four a tail dispatch each for the pixels that
- * need the exact double emulation): per frame pair, the four scales' integer sums of gst/vmaf's CPU
- * reference, bit for bit, read back as 128 bytes. Used by vkvmaf and by the
+ * need the exact double emulation): per frame pair, the four scales'
+ * integer sums of gst/vmaf's CPU reference, bit for bit, read back as 128
+ * bytes. Used by vkvmaf and by the
  * tests, so both run the same dispatches.
  */
 #pragma once
@@ -89,7 +90,7 @@ class VkVifKernel {
   uint32_t tile_h_ = 8;
   uint32_t block_v_ = 1, block_h_ = 1;
   uint32_t exact_capacity_ = 0;
-  uint32_t strip_ = 1;
+  uint32_t strip_ = 4;
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;
   GstBuffer *table_ = nullptr;
