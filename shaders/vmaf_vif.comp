@@ -23,6 +23,7 @@
 // and low parts of each term, x = 2^s * hi + lo:
 //   (sum c x + 2^(s-1)) >> s = A + ((B + 2^(s-1)) >> s),
 //   A = sum c hi, B = sum c lo,
+// B being summed as is or recovered from the wrapped sum of the x (WRAP),
 // and the gain's double arithmetic is either proved exact from integer
 // bounds (fast path) or emulated exactly (vmaf_vif_double.glsl).
 //
@@ -61,6 +62,11 @@ layout (constant_id = 10) const bool TAIL = false;
 // Tiles down a workgroup's strip: the window of input rows slides down, so
 // that each row is loaded once, not with every tile's halo.
 layout (constant_id = 11) const int STRIP = 1;
+// Symmetric taps added before their multiply (vertical_sym).
+layout (constant_id = 12) const bool SYM = false;
+// Moments summed as (high part, wrapped full term) rather than (high part,
+// low part): bit 0 in the vertical pass, bit 1 in the horizontal.
+layout (constant_id = 13) const uint WRAP = 0u;
 // Workgroups of the tail dispatch.
 const uint TAIL_GROUPS = 32u;
 
@@ -153,6 +159,15 @@ uint split_round (uint a, uint b, uint s)
   return s == 0u ? a : a + ((b + (1u << (s - 1u))) >> s);
 }
 
+// The same from A = sum c_k (p_k >> s) and the wrapped full sum
+// L = sum c_k p_k mod 2^32: B = sum c_k (p_k mod 2^s) is L - 2^s A mod 2^32,
+// as B < 2^32 (c_k sum to 2^16, s <= 16). One IMAD per term, as for the low
+// parts, without masking each term.
+uint wrap_round (uint a, uint l, uint s)
+{
+  return s == 0u ? a : split_round (a, l - (a << s), s);
+}
+
 void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, VifLimit lim, inout uvec2 acc[4])
 {
   uint hi, lo;
@@ -230,26 +245,79 @@ void slide_tile (int x0, int y0, int w, int h)
 const uint MEAN_SHIFT = SCALE == 0 ? BPC : 16u;
 const uint MOM_SHIFT = SCALE == 0 ? 2u * (BPC - 8u) : 16u;
 
+// A vertical input's terms: m1, m2, then per moment xx, yy, xy its high
+// part and the term itself (for the wrapped full sum of wrap_round).
+void vterms (uint v, out uint t[8])
+{
+  const uint x = v & 0xffffu, y = v >> 16;
+  const uint xx = x * x, yy = y * y, xy = x * y;
+  const uint m = (WRAP & 1u) != 0u ? ~0u : (1u << MOM_SHIFT) - 1u;
+  t = uint[8] (x, y, xx >> MOM_SHIFT, xx & m, yy >> MOM_SHIFT, yy & m, xy >> MOM_SHIFT, xy & m);
+}
+
+// The same for a horizontal input (a vertical result).
+void hterms (uvec4 v, out uint t[8])
+{
+  const uint m = (WRAP & 2u) != 0u ? ~0u : 0xffffu;
+  t = uint[8] (v.x & 0xffffu, v.x >> 16, v.y >> 16, v.y & m, v.z >> 16, v.z & m, v.w >> 16,
+      v.w & m);
+}
+
+// A moment from its two sums (vterms, hterms).
+uint moment (uint a, uint b, uint s, uint wrap_bit)
+{
+  return (WRAP & wrap_bit) != 0u ? wrap_round (a, b, s) : split_round (a, b, s);
+}
+
+uvec4 vertical_result (uint s[8])
+{
+  const uint mr = 1u << (MEAN_SHIFT - 1u);
+  return uvec4 (((s[0] + mr) >> MEAN_SHIFT) | (((s[1] + mr) >> MEAN_SHIFT) << 16),
+      moment (s[2], s[3], MOM_SHIFT, 1u), moment (s[4], s[5], MOM_SHIFT, 1u),
+      moment (s[6], s[7], MOM_SHIFT, 1u));
+}
+
+// The filters are symmetric: with SYM and one output per invocation, the
+// terms of inputs k and 2R - k are added before their one multiply (the
+// sums stay exact: the pair's sum is no larger than the total).
+void vertical_sym (int r0, int c)
+{
+  uint sums[8] = uint[8] (0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+  [[unroll]] for (int k = 0; k <= R; k++) {
+    uint ta[8], tb[8];
+    vterms (tile[r0 + k][c], ta);
+    if (k < R) {
+      vterms (tile[r0 + 2 * R - k][c], tb);
+      [[unroll]] for (int q = 0; q < 8; q++)
+        ta[q] += tb[q];
+    }
+    const uint f = coef (SCALE, k);
+    [[unroll]] for (int q = 0; q < 8; q++)
+      sums[q] += f * ta[q];
+  }
+  vres[r0][c] = vertical_result (sums);
+}
+
 // Vertical pass of the tile's `rows` first rows into vres.
 void vertical_pass (int rows)
 {
   const int t = int (gl_LocalInvocationIndex);
-  const uint mom_mask = (1u << MOM_SHIFT) - 1u;
   for (int i = t; i < (TILE_H / KV) * TW; i += NTHREADS) {
     const int c = i % TW, r0 = (i / TW) * KV;
     if (r0 >= rows)
       continue;
-    // Per output row: m1, m2, then the high and low split sums of xx, yy, xy.
+    if (SYM && KV == 1) {
+      vertical_sym (r0, c);
+      continue;
+    }
+    // Per output row, the sums of the terms (vterms).
     uint sums[8][KV];
     [[unroll]] for (int q = 0; q < 8; q++)
       [[unroll]] for (int o = 0; o < KV; o++)
         sums[q][o] = 0u;
     [[unroll]] for (int j = 0; j < KV + 2 * R; j++) {
-      const uint v = tile[r0 + j][c];
-      const uint x = v & 0xffffu, y = v >> 16;
-      const uint xx = x * x, yy = y * y, xy = x * y;
-      const uint term[8] = uint[8] (x, y, xx >> MOM_SHIFT, xx & mom_mask, yy >> MOM_SHIFT,
-          yy & mom_mask, xy >> MOM_SHIFT, xy & mom_mask);
+      uint term[8];
+      vterms (tile[r0 + j][c], term);
       [[unroll]] for (int o = 0; o < KV; o++) {
         const int k = j - o;
         if (k < 0 || k > 2 * R)
@@ -259,13 +327,31 @@ void vertical_pass (int rows)
           sums[q][o] += f * term[q];
       }
     }
-    const uint mr = 1u << (MEAN_SHIFT - 1u);
-    [[unroll]] for (int o = 0; o < KV; o++)
-      vres[r0 + o][c] = uvec4 (((sums[0][o] + mr) >> MEAN_SHIFT) |
-          (((sums[1][o] + mr) >> MEAN_SHIFT) << 16),
-          split_round (sums[2][o], sums[3][o], MOM_SHIFT),
-          split_round (sums[4][o], sums[5][o], MOM_SHIFT),
-          split_round (sums[6][o], sums[7][o], MOM_SHIFT));
+    [[unroll]] for (int o = 0; o < KV; o++) {
+      uint s8[8];
+      [[unroll]] for (int q = 0; q < 8; q++)
+        s8[q] = sums[q][o];
+      vres[r0 + o][c] = vertical_result (s8);
+    }
+  }
+}
+
+// The horizontal sums of the output at (r, c) (hterms), pairing
+// symmetric taps as vertical_sym does.
+void horizontal_sym (int r, int c, out uint sums[8])
+{
+  sums = uint[8] (0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+  [[unroll]] for (int k = 0; k <= R; k++) {
+    uint ta[8], tb[8];
+    hterms (vres[r][c + k], ta);
+    if (k < R) {
+      hterms (vres[r][c + 2 * R - k], tb);
+      [[unroll]] for (int q = 0; q < 8; q++)
+        ta[q] += tb[q];
+    }
+    const uint f = coef (SCALE, k);
+    [[unroll]] for (int q = 0; q < 8; q++)
+      sums[q] += f * ta[q];
   }
 }
 
@@ -278,26 +364,32 @@ void horizontal_pass (int rows, int cols, VifLimit lim, inout uvec2 acc[4])
     if (c0 >= cols)
       continue;
     uint sums[8][KH];
-    [[unroll]] for (int q = 0; q < 8; q++)
-      [[unroll]] for (int o = 0; o < KH; o++)
-        sums[q][o] = 0u;
-    [[unroll]] for (int j = 0; j < KH + 2 * R; j++) {
-      const uvec4 v = vres[r][c0 + j];
-      const uint term[8] = uint[8] (v.x & 0xffffu, v.x >> 16, v.y >> 16, v.y & 0xffffu,
-          v.z >> 16, v.z & 0xffffu, v.w >> 16, v.w & 0xffffu);
-      [[unroll]] for (int o = 0; o < KH; o++) {
-        const int k = j - o;
-        if (k < 0 || k > 2 * R)
-          continue;
-        const uint f = coef (SCALE, k);
-        [[unroll]] for (int q = 0; q < 8; q++)
-          sums[q][o] += f * term[q];
+    if (SYM && KH == 1) {
+      uint s8[8];
+      horizontal_sym (r, c0, s8);
+      [[unroll]] for (int q = 0; q < 8; q++)
+        sums[q][0] = s8[q];
+    } else {
+      [[unroll]] for (int q = 0; q < 8; q++)
+        [[unroll]] for (int o = 0; o < KH; o++)
+          sums[q][o] = 0u;
+      [[unroll]] for (int j = 0; j < KH + 2 * R; j++) {
+        uint term[8];
+        hterms (vres[r][c0 + j], term);
+        [[unroll]] for (int o = 0; o < KH; o++) {
+          const int k = j - o;
+          if (k < 0 || k > 2 * R)
+            continue;
+          const uint f = coef (SCALE, k);
+          [[unroll]] for (int q = 0; q < 8; q++)
+            sums[q][o] += f * term[q];
+        }
       }
     }
     [[unroll]] for (int o = 0; o < KH; o++) {
       if (c0 + o < cols)
-        pixel (sums[0][o], sums[1][o], split_round (sums[2][o], sums[3][o], 16u),
-            split_round (sums[4][o], sums[5][o], 16u), split_round (sums[6][o], sums[7][o], 16u),
+        pixel (sums[0][o], sums[1][o], moment (sums[2][o], sums[3][o], 16u, 2u),
+            moment (sums[4][o], sums[5][o], 16u, 2u), moment (sums[6][o], sums[7][o], 16u, 2u),
             lim, acc);
     }
   }

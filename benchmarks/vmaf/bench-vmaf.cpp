@@ -19,7 +19,7 @@
  *              [--libvmaf-runner PATH] [--libvmaf-frames N] [--threads N]
  *              [--libvmaf-selftest N] [--no-pipeline] [--breakdown]
  *              [--vif-tile WxH] [--vif-block HxV] [--vif-threads N]
- *              [--vif-strip N]
+ *              [--vif-strip N] [--vif-sym 0|1] [--vif-wrap N]
  *
  * --libvmaf-selftest N runs only the runner's CUDA self-test on each clip's
  * first N frames (vmaf-bench-libvmaf --cuda-selftest: libvmaf's device
@@ -368,6 +368,10 @@ main (int argc, char **argv)
       vif_options.threads = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--vif-strip") && has)
       vif_options.strip = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--vif-sym") && has)
+      vif_options.symmetric = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--vif-wrap") && has)
+      vif_options.wrap = atoi (argv[++i]);
     else {
       fprintf (stderr, "unknown argument %s (see the head of bench-vmaf.cpp)\n", argv[i]);
       return 2;

@@ -42,6 +42,13 @@ struct VifKernelOptions {
   /* Tiles down the strip of a workgroup (the input rows it loads slide
    * down: fewer loads, fewer workgroups); 0: the default, 4. */
   uint32_t strip = 0;
+  /* The filters' form, for sweeps and tests (-1 keeps the default, both
+   * on): symmetric taps added before their multiply (one output per
+   * invocation only; 0 off, 1 on), and moments summed with their wrapped
+   * full terms instead of their low parts (WRAP in the shader: bit 0 the
+   * vertical pass, bit 1 the horizontal; 0 to 3). */
+  int symmetric = -1;
+  int wrap = -1;
 };
 
 class VkVifKernel {
@@ -91,6 +98,8 @@ class VkVifKernel {
   uint32_t block_v_ = 1, block_h_ = 1;
   uint32_t exact_capacity_ = 0;
   uint32_t strip_ = 4;
+  bool symmetric_ = true;
+  uint32_t wrap_ = 3;
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;
   GstBuffer *table_ = nullptr;

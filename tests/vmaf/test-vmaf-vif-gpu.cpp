@@ -210,7 +210,8 @@ void random_frame (gpc_test::Rng &rng, Frame &f, unsigned max_w, unsigned max_h)
  * workgroup lists, so the tail dispatches filter the strips again; single
  * 16x4 tiles list theirs (at most 64), in a list of all or only 40 of each scale's pixels. Strips
  * of 5 and 3 tiles a workgroup, the last strip short, the latter with
- * every pixel emulated: the tails filter whole strips again. */
+ * every pixel emulated: the tails filter whole strips again; the former
+ * with the filters' other form (each tap multiplied, low parts split). */
 GST_START_TEST (random_frames)
 {
   GpcVkTestDevice dev;
@@ -232,6 +233,9 @@ GST_START_TEST (random_frames)
   gpc::VkVifKernel *strips_queued = gpc::VkVifKernel::create (dev.device, &err, o);
   gpc::VifKernelOptions strip_o;
   strip_o.strip = 5;
+  /* The filters' other form (VifKernelOptions::symmetric, wrap). */
+  strip_o.symmetric = 0;
+  strip_o.wrap = 0;
   gpc::VkVifKernel *strips = gpc::VkVifKernel::create (dev.device, &err, strip_o);
   fail_unless (listed && queued && strips_queued && strips, "%s", err ? err->message : "");
   /* The tile of devices with Vulkan's minimum of shared memory, and an odd
