@@ -298,6 +298,35 @@ void vertical_sym (int r0, int c)
   vres[r0][c] = vertical_result (sums);
 }
 
+// Two outputs down a column (KV = 2) in the symmetric form: from the
+// centre out, step d adds the pairs (R - d, R + d) of the first output and
+// (R + 1 - d, R + 1 + d) of the second, so that each input's terms are
+// formed once and held for two steps only.
+void vertical_sym2 (int r0, int c)
+{
+  uint s0[8], s1[8], pl[8], pr[8], nl[8], nr[8];
+  vterms (tile[r0 + R][c], pl);
+  vterms (tile[r0 + R + 1][c], pr);
+  const uint fc = coef (SCALE, R);
+  [[unroll]] for (int q = 0; q < 8; q++) {
+    s0[q] = fc * pl[q];
+    s1[q] = fc * pr[q];
+  }
+  [[unroll]] for (int d = 1; d <= R; d++) {
+    vterms (tile[r0 + R - d][c], nl);
+    vterms (tile[r0 + R + 1 + d][c], nr);
+    const uint f = coef (SCALE, R - d);
+    [[unroll]] for (int q = 0; q < 8; q++) {
+      s0[q] += f * (nl[q] + pr[q]);
+      s1[q] += f * (pl[q] + nr[q]);
+    }
+    pl = nl;
+    pr = nr;
+  }
+  vres[r0][c] = vertical_result (s0);
+  vres[r0 + 1][c] = vertical_result (s1);
+}
+
 // Vertical pass of the tile's `rows` first rows into vres.
 void vertical_pass (int rows)
 {
@@ -308,6 +337,10 @@ void vertical_pass (int rows)
       continue;
     if (SYM && KV == 1) {
       vertical_sym (r0, c);
+      continue;
+    }
+    if (SYM && KV == 2) {
+      vertical_sym2 (r0, c);
       continue;
     }
     // Per output row, the sums of the terms (vterms).
@@ -355,6 +388,30 @@ void horizontal_sym (int r, int c, out uint sums[8])
   }
 }
 
+// Two outputs along a row (KH = 2), as vertical_sym2.
+void horizontal_sym2 (int r, int c, out uint s0[8], out uint s1[8])
+{
+  uint pl[8], pr[8], nl[8], nr[8];
+  hterms (vres[r][c + R], pl);
+  hterms (vres[r][c + R + 1], pr);
+  const uint fc = coef (SCALE, R);
+  [[unroll]] for (int q = 0; q < 8; q++) {
+    s0[q] = fc * pl[q];
+    s1[q] = fc * pr[q];
+  }
+  [[unroll]] for (int d = 1; d <= R; d++) {
+    hterms (vres[r][c + R - d], nl);
+    hterms (vres[r][c + R + 1 + d], nr);
+    const uint f = coef (SCALE, R - d);
+    [[unroll]] for (int q = 0; q < 8; q++) {
+      s0[q] += f * (nl[q] + pr[q]);
+      s1[q] += f * (pl[q] + nr[q]);
+    }
+    pl = nl;
+    pr = nr;
+  }
+}
+
 // Horizontal pass and the per-pixel statistics of the tile's rows x cols.
 void horizontal_pass (int rows, int cols, VifLimit lim, inout uvec2 acc[4])
 {
@@ -369,6 +426,13 @@ void horizontal_pass (int rows, int cols, VifLimit lim, inout uvec2 acc[4])
       horizontal_sym (r, c0, s8);
       [[unroll]] for (int q = 0; q < 8; q++)
         sums[q][0] = s8[q];
+    } else if (SYM && KH == 2) {
+      uint s0[8], s1[8];
+      horizontal_sym2 (r, c0, s0, s1);
+      [[unroll]] for (int q = 0; q < 8; q++) {
+        sums[q][0] = s0[q];
+        sums[q][KH - 1] = s1[q];
+      }
     } else {
       [[unroll]] for (int q = 0; q < 8; q++)
         [[unroll]] for (int o = 0; o < KH; o++)

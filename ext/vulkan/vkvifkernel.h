@@ -32,8 +32,8 @@ struct VifKernelOptions {
   uint32_t threads = 0;
   /* Outputs one invocation filters down a column / along a row (1, 2, 4 or
    * 8, dividing the tile's height / width), for sweeps: more reuse each
-   * input's products, but hold more sums in registers (1 by default: on
-   * lavapipe 8 x 8 runs 5 times slower). */
+   * input's products, but hold more sums in registers (0: 2 down a column,
+   * 1 along a row; on lavapipe 8 x 8 runs 5 times slower). */
   uint32_t block_v = 0, block_h = 0;
   /* Entries of a scale's list of pixels for the exact emulation (0: one
    * per 64 pixels, and 256 more); tests make it small, so that tiles whose
@@ -95,7 +95,7 @@ class VkVifKernel {
   uint32_t threads_ = 256;
   uint32_t tile_w_ = 32;
   uint32_t tile_h_ = 8;
-  uint32_t block_v_ = 1, block_h_ = 1;
+  uint32_t block_v_ = 2, block_h_ = 1;
   uint32_t exact_capacity_ = 0;
   uint32_t strip_ = 4;
   bool symmetric_ = true;
