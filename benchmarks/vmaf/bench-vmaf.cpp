@@ -54,9 +54,7 @@
 #include "compute/gpcvkcontext.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvktimer.h"
-#include "vkadmkernel.h"
-#include "vkmotionkernel.h"
-#include "vkvifkernel.h"
+#include "vkvmaf-extractor.h"
 
 using namespace gpc;
 using namespace gpc_bench;
@@ -66,12 +64,12 @@ static const unsigned kStream = 32;   /* frames back to back per timing */
 
 namespace {
 
+/* vkvmaf's extractors for vmaf_v0.6.1, as the element makes them. */
 struct Kernels {
-  VkMotionKernel *motion = nullptr;
-  VkVifKernel *vif = nullptr;
-  VkAdmKernel *adm = nullptr;
-  GstMemory *motion_res = nullptr, *vif_res = nullptr, *adm_res = nullptr;
+  VmafExtractors extractors;
+  unsigned recorded = 0; /* frames of this size so far: the first has no previous one */
 };
+static_assert (kStream <= kVmafSlots, "a result slot per frame of a stream");
 
 struct Frames {
   std::vector<GstBuffer *> ref, dist;  /* luma, device-local */
@@ -79,24 +77,30 @@ struct Frames {
   gsize stride;
 };
 
-/* One frame's work as vkvmaf records it: motion SAD against the previous
- * reference, then VIF and ADM of the pair. */
+/* One frame's work as vkvmaf records it (vmaf_record_frame): motion SAD
+ * against the reference recorded before, VIF and ADM of the pair. */
 bool
 record_frame (VkExec *exec, Kernels &k, const Frames &f, unsigned i, unsigned w, unsigned h,
     GError **err)
 {
-  auto plane = [&] (GstBuffer *b) {
-    return MotionPlane { vk_buffer_memory (b), 0, (uint32_t) f.stride };
-  };
   const unsigned n = f.ref.size ();
-  const uint32_t slot = i % kStream;
-  return k.motion->record (exec, plane (f.ref[(i + n - 1) % n]), plane (f.ref[i % n]),
-             (GstVulkanBufferMemory *) k.motion_res, slot, w, h, f.layout, err)
-      && k.vif->record (exec, plane (f.ref[i % n]), plane (f.dist[i % n]),
-             (GstVulkanBufferMemory *) k.vif_res, slot, w, h, f.layout,
-             kVifDefaultGainLimit, err)
-      && k.adm->record (exec, plane (f.ref[i % n]), plane (f.dist[i % n]),
-             (GstVulkanBufferMemory *) k.adm_res, slot, w, h, f.layout, err);
+  auto plane = [&] (GstBuffer *b) {
+    StoragePlane p;
+    p.mem = vk_buffer_memory (b);
+    p.stride = (uint32_t) f.stride;
+    p.holder = b; /* borrowed: the motion extractor takes its own reference */
+    return p;
+  };
+  VmafPair pair;
+  pair.ref = plane (f.ref[i % n]);
+  pair.dist = plane (f.dist[i % n]);
+  pair.layout = f.layout;
+  pair.width = w;
+  pair.height = h;
+  VmafFrameWork work;
+  work.sad = k.recorded++ > 0;
+  work.spatial = true;
+  return vmaf_record_frame (exec, k.extractors, pair, work, i % kStream, err);
 }
 
 /* GPU microseconds per frame: kStream frames in one command buffer, and one
@@ -142,16 +146,21 @@ time_kernels (VkExec *exec, VkGpuTimer *timer, Kernels &k, const Frames &f, unsi
   *single_us = median (singles);
 }
 
-/* Names of one frame's dispatches, in recording order (record_frame). */
+/* Names of one frame's dispatches, in recording order: level by level (see
+ * vkvmaf-frame.cpp). */
 const char *const kDispatchNames[] = {
-  "motion SAD", "VIF scale 0", "VIF scale 1", "VIF scale 2", "VIF scale 3", "VIF tail 0",
-  "VIF tail 1", "VIF tail 2", "VIF tail 3", "ADM DWT 0", "ADM masked 0 + DWT 1",
-  "ADM masked 1 + DWT 2", "ADM masked 2 + DWT 3", "ADM masked 3", "ADM row sums",
+  "VIF scale 0", "ADM DWT 0", "motion SAD",
+  "VIF scale 1", "ADM masked 0 + DWT 1",
+  "VIF scale 2", "ADM masked 1 + DWT 2",
+  "VIF scale 3", "ADM masked 2 + DWT 3",
+  "VIF tail 0", "VIF tail 1", "VIF tail 2", "VIF tail 3", "ADM masked 3",
+  "ADM row sums",
 };
 const unsigned kDispatches = G_N_ELEMENTS (kDispatchNames);
 
 /* GPU microseconds of each dispatch of a frame, kStream frames back to back:
- * a timestamp after every dispatch marks when the work before it ended. */
+ * a timestamp after every dispatch marks when the work before it ended (so
+ * the dispatches of a level, which would overlap, take their turns). */
 void
 time_dispatches (VkExec *exec, Kernels &k, const Frames &f, unsigned w, unsigned h,
     std::vector<double> &us)
@@ -385,16 +394,11 @@ main (int argc, char **argv)
     return 1;
   VkExec *exec = VkExec::create (dev.queue, &err);
   Kernels k;
-  k.motion = exec ? VkMotionKernel::create (dev.device, &err) : NULL;
-  k.vif = k.motion ? VkVifKernel::create (dev.device, &err, vif_options) : NULL;
-  k.adm = k.vif ? VkAdmKernel::create (dev.device, AdmParams (), &err) : NULL;
-  VkGpuTimer *timer = k.adm ? VkGpuTimer::create (dev.queue, 2 + 8, &err) : NULL;
-  if (timer) {
-    k.motion_res = vk_storage_alloc (dev.device, kStream * 8, true, &err);
-    k.vif_res = vk_storage_alloc (dev.device, kStream * VkVifKernel::kResultWords * 4, true, &err);
-    k.adm_res = vk_storage_alloc (dev.device, kStream * VkAdmKernel::kResultWords * 4, true, &err);
-  }
-  if (!k.adm_res) {
+  VmafNeeds needs;
+  needs.vif = needs.adm = needs.motion = true;
+  const bool made = exec && vmaf_extractors (dev.device, needs, vif_options, &k.extractors, &err);
+  VkGpuTimer *timer = made ? VkGpuTimer::create (dev.queue, 2 + 8, &err) : NULL;
+  if (!timer) {
     fprintf (stderr, "setup failed: %s\n", err ? err->message : "?");
     return 1;
   }
@@ -518,6 +522,10 @@ main (int argc, char **argv)
           notes.push_back (line + item);
         }
       }
+      /* The next size starts a new motion history. */
+      for (auto &e : k.extractors)
+        e->reset ();
+      k.recorded = 0;
       for (GstBuffer *g : f.ref)
         gst_buffer_unref (g);
       for (GstBuffer *g : f.dist)
@@ -538,13 +546,8 @@ main (int argc, char **argv)
   g_free (tmpdir);
   /* What the last submissions hold goes back to the kernels first. */
   exec->wait_idle (G_MAXUINT64);
-  gst_memory_unref (k.motion_res);
-  gst_memory_unref (k.vif_res);
-  gst_memory_unref (k.adm_res);
+  k.extractors.clear ();
   delete timer;
-  delete k.adm;
-  delete k.vif;
-  delete k.motion;
   delete exec;
   return status;
 }

@@ -184,6 +184,13 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
     const LumaLayout &layout, GError **error)
 {
+  return vk_record_alone (exec, this, error, ref, dist, results, slot, width, height, layout);
+}
+
+bool VkAdmKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+    GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+    const LumaLayout &layout, GError **error)
+{
   if (!adm_size_supported (width, height)) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
         "ADM needs pictures of at least %ux%u, not %ux%u", kAdmMinSize, kAdmMinSize, width,
@@ -193,50 +200,43 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   VkKernel *dwt = dwt_for (layout, error);
   if (!dwt || !ensure_scratch (width, height, error))
     return false;
-  GstVulkanBufferMemory *scratch = (GstVulkanBufferMemory *) scratch_;
   exec->keep (GST_MINI_OBJECT_CAST (scratch_));
-
-  /* The previous frame's reads of scratch and results come first. */
-  exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  frame_ = { ref, dist, results, slot, width, height, layout, dwt };
+  /* Scale 0's wavelet step zeroes the slot. The previous frame's reads of
+   * the scratch memory come before this frame's writes through the barrier
+   * before the first stage (vk_record_levels). */
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  auto stage_barrier = [exec] () {
-    exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  };
+  return true;
+}
 
-  const VkDescriptorBufferInfo dwt_bufs[4] = {
-    { ref.mem->buffer, 0, VK_WHOLE_SIZE },
-    { dist.mem->buffer, 0, VK_WHOLE_SIZE },
-    { scratch->buffer, 0, VK_WHOLE_SIZE },
-    { results->buffer, 0, VK_WHOLE_SIZE },
-  };
-  const VkDescriptorBufferInfo scratch_buf[1] = { { scratch->buffer, 0, VK_WHOLE_SIZE } };
-  const VkDescriptorBufferInfo rows_bufs[2] = {
-    { scratch->buffer, 0, VK_WHOLE_SIZE },
-    { results->buffer, 0, VK_WHOLE_SIZE },
-  };
-
-  /* Scale 0's wavelet step, then per scale its masked sums and the next
-   * scale's step (vmaf_adm_masked.comp). */
-  const AdmScaleGeom &g0 = geom_[0];
-  const DwtPush dp = { width, height, (uint32_t) g0.w, (uint32_t) g0.h, layout.bpc, ref.offset,
-    dist.offset, ref.stride, dist.stride, ref_bands_[0], dis_bands_[0], slot, kResultWords };
-  if (!exec->dispatch (dwt, dwt_bufs, 4, &dp, sizeof dp, (g0.w + kDwtTileW - 1) / kDwtTileW,
-          (g0.h + kDwtTileH - 1) / kDwtTileH, 2, error))
-    return false;
-  stage_barrier ();
-
-  MaskedPush mp = {};
-  masked_push (geom_, consts_, ref_bands_, &mp);
-  RowsPush rp = {};
-  for (int s = 0; s < 4; s++) {
+bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
+{
+  const Frame &f = frame_;
+  GstVulkanBufferMemory *scratch = (GstVulkanBufferMemory *) scratch_;
+  if (k == 0) {
+    const VkDescriptorBufferInfo bufs[4] = {
+      { f.ref.mem->buffer, 0, VK_WHOLE_SIZE },
+      { f.dist.mem->buffer, 0, VK_WHOLE_SIZE },
+      { scratch->buffer, 0, VK_WHOLE_SIZE },
+      { f.results->buffer, 0, VK_WHOLE_SIZE },
+    };
+    const AdmScaleGeom &g0 = geom_[0];
+    const DwtPush dp = { f.width, f.height, (uint32_t) g0.w, (uint32_t) g0.h, f.layout.bpc,
+      f.ref.offset, f.dist.offset, f.ref.stride, f.dist.stride, ref_bands_[0], dis_bands_[0],
+      f.slot, kResultWords };
+    return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwtTileW - 1) / kDwtTileW,
+        (g0.h + kDwtTileH - 1) / kDwtTileH, 2, error);
+  }
+  if (k <= 4) {
+    /* Scale s's masked sums and the next scale's wavelet step
+     * (vmaf_adm_masked.comp). */
+    const int s = (int) k - 1;
     const AdmScaleGeom &g = geom_[s];
-    rp.rows[s] = g.core.bottom - g.core.top;
-    uint32_t groups = tiles_x_[s] * ((rp.rows[s] + kMaskTileH - 1) / kMaskTileH);
+    MaskedPush mp = {};
+    masked_push (geom_, consts_, ref_bands_, &mp);
+    const uint32_t rows = g.core.bottom - g.core.top;
+    uint32_t groups = tiles_x_[s] * ((rows + kMaskTileH - 1) / kMaskTileH);
     if (s < 3) {
       const AdmScaleGeom &next = geom_[s + 1];
       groups += 2 * ((next.w + kDwtTileW - 1) / kDwtTileW) * ((next.h + kDwtTileH - 1) / kDwtTileH);
@@ -244,27 +244,36 @@ bool VkAdmKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     /* A grid of at most kMaxGroups columns; the shader numbers the
      * workgroups row by row. */
     const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
-    if (!exec->dispatch (masked_[s], scratch_buf, 1, &mp, sizeof mp,
-            (groups + grid_y - 1) / grid_y, grid_y, 1, error))
-      return false;
-    stage_barrier ();
-
+    const VkDescriptorBufferInfo bufs[1] = { { scratch->buffer, 0, VK_WHOLE_SIZE } };
+    return exec->dispatch (masked_[s], bufs, 1, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
+        grid_y, 1, error);
+  }
+  RowsPush rp = {};
+  for (int s = 0; s < 4; s++) {
+    const AdmScaleGeom &g = geom_[s];
     AdmShifts sh;
     adm_shifts (g, s, &sh);
+    rp.rows[s] = g.core.bottom - g.core.top;
     rp.tiles[s] = tiles_x_[s];
     rp.partial[s] = partial_[s];
     rp.num_row[s] = sh.num_row;
     rp.den_row[s] = sh.den_row;
   }
-  rp.result_base = slot * kResultWords;
+  rp.result_base = f.slot * kResultWords;
+  const VkDescriptorBufferInfo bufs[2] = {
+    { scratch->buffer, 0, VK_WHOLE_SIZE },
+    { f.results->buffer, 0, VK_WHOLE_SIZE },
+  };
   /* 64 region rows per workgroup (vmaf_adm_rows.comp), per scale and sum:
    * scale 0 has the most rows; the coarser scales' surplus workgroups
    * return at once. */
-  if (!exec->dispatch (rows_, rows_bufs, 2, &rp, sizeof rp,
-          (rp.rows[0] + kRowsPerGroup - 1) / kRowsPerGroup, 4, 6, error))
-    return false;
-  exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  return true;
+  return exec->dispatch (rows_, bufs, 2, &rp, sizeof rp,
+      (rp.rows[0] + kRowsPerGroup - 1) / kRowsPerGroup, 4, 6, error);
+}
+
+void VkAdmKernel::end (VkExec *exec)
+{
+  exec->barrier (frame_.results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
 void VkAdmKernel::read_accum (const uint32_t *w, AdmAccum *accum)

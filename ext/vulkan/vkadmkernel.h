@@ -17,12 +17,13 @@
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
 #include "vkmotionkernel.h"
+#include "vkstages.h"
 #include "vmaf-adm-ref.h"
 #include "vmaf-motion-layout.h"
 
 namespace gpc {
 
-class VkAdmKernel {
+class VkAdmKernel : public VkStaged {
  public:
   /* uint32 words of one result slot: num[4][3] then den[4][3], each a
    * (low, high) pair. */
@@ -48,6 +49,19 @@ class VkAdmKernel {
       GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
       const LumaLayout &layout, GError **error);
 
+  /* record() in parts, to run beside other kernels (vkstages.h): begin()
+   * checks the arguments and readies the scratch memory and the result
+   * slot, the stages (scale 0's wavelet step; per scale its masked sums with
+   * the next scale's step; the row sums into the slot), end() the HOST_READ
+   * barrier. One frame at a time, from begin() to end(). */
+  static constexpr unsigned kStages = 6;
+  bool begin (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+      GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+      const LumaLayout &layout, GError **error);
+  unsigned stages () const override { return kStages; }
+  bool record_stage (VkExec *exec, unsigned k, GError **error) override;
+  void end (VkExec *exec);
+
   /* The sums of one slot, from its mapped words. */
   static void read_accum (const uint32_t *slot_words, AdmAccum *accum);
 
@@ -67,6 +81,16 @@ class VkAdmKernel {
    * pictures and of the row partial sums, and tiles per region row. */
   uint32_t ref_bands_[4] = {}, dis_bands_[4] = {}, partial_[4] = {}, tiles_x_[4] = {};
   AdmScaleGeom geom_[4] = {};
+
+  /* The frame between begin() and end(). */
+  struct Frame {
+    MotionPlane ref, dist;
+    GstVulkanBufferMemory *results;
+    uint32_t slot, width, height;
+    LumaLayout layout;
+    VkKernel *dwt;
+  };
+  Frame frame_ = {};
 };
 
 } // namespace gpc

@@ -96,16 +96,26 @@ bool VkMotionKernel::dispatch (VkExec *exec, const MotionPlane &prev, const Moti
       (h + tile_h_ - 1) / tile_h_, 1, error);
 }
 
-bool VkMotionKernel::record (VkExec *exec, const MotionPlane &prev, const MotionPlane &cur,
-    GstVulkanBufferMemory *results, uint32_t slot, uint32_t w, uint32_t h,
-    const LumaLayout &l, GError **error)
+void VkMotionKernel::begin (VkExec *exec, GstVulkanBufferMemory *results, uint32_t slot)
 {
   exec->fill (results, (VkDeviceSize) slot * 8, 8, 0);
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+void VkMotionKernel::end (VkExec *exec, GstVulkanBufferMemory *results)
+{
+  exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+bool VkMotionKernel::record (VkExec *exec, const MotionPlane &prev, const MotionPlane &cur,
+    GstVulkanBufferMemory *results, uint32_t slot, uint32_t w, uint32_t h,
+    const LumaLayout &l, GError **error)
+{
+  begin (exec, results, slot);
   if (!dispatch (exec, prev, cur, results, slot, w, h, l, error))
     return false;
-  exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  end (exec, results);
   return true;
 }
 

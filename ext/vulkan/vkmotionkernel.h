@@ -36,6 +36,12 @@ class VkMotionKernel {
       GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
       const LumaLayout &layout, GError **error);
 
+  /* record() in parts, to run beside other kernels (vkstages.h): begin()
+   * zeroes the slot and readies `results` for the dispatch; end() makes
+   * them visible to the host. */
+  void begin (VkExec *exec, GstVulkanBufferMemory *results, uint32_t slot);
+  void end (VkExec *exec, GstVulkanBufferMemory *results);
+
   /* Only the dispatch (the benchmark times it alone); barriers are the
    * caller's. */
   bool dispatch (VkExec *exec, const MotionPlane &prev, const MotionPlane &cur,

@@ -187,6 +187,13 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
     GstVulkanBufferMemory *results, uint32_t slot, uint32_t w, uint32_t h,
     const LumaLayout &l, double gain_limit, GError **error)
 {
+  return vk_record_alone (exec, this, error, ref, dist, results, slot, w, h, l, gain_limit);
+}
+
+bool VkVifKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+    GstVulkanBufferMemory *results, uint32_t slot, uint32_t w, uint32_t h,
+    const LumaLayout &l, double gain_limit, GError **error)
+{
   if (w < kVifMinSize || h < kVifMinSize || !(gain_limit >= 1.0)
       || !(gain_limit <= kVifDefaultGainLimit)) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
@@ -196,84 +203,105 @@ bool VkVifKernel::record (VkExec *exec, const MotionPlane &ref, const MotionPlan
   }
   if (!ensure_table (exec, error))
     return false;
+  Frame &f = frame_;
+  f = {};
+  f.ref = ref;
+  f.dist = dist;
+  f.results = results;
+  f.slot = slot;
+  f.width = w;
+  f.height = h;
+  f.layout = l;
+  f.gain_limit = gain_limit;
   /* The scratch buffer: the coarser scales' pictures, one word per sample,
    * then (at an offset any device can bind) the pixels for the exact
    * emulation: 8 counters, and per scale its list and its strip queue (see
    * the shader). Kept until the fence, then back to the cache. */
-  uint32_t groups_x[kVifScales], groups_y[kVifScales], list_cap[kVifScales];
-  uint32_t list_offset[kVifScales], queue_offset[kVifScales];
   uint32_t exact_words = 8;
   for (int s = 0; s < kVifScales; s++) {
     const uint32_t sw = w >> s, sh = h >> s;
-    groups_x[s] = (sw + tile_w_ - 1) / tile_w_;
-    groups_y[s] = (sh + tile_h_ * strip_ - 1) / (tile_h_ * strip_);
-    list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;
-    list_offset[s] = exact_words;
-    queue_offset[s] = list_offset[s] + 3 * list_cap[s];
-    exact_words = queue_offset[s] + groups_x[s] * groups_y[s];
+    f.groups_x[s] = (sw + tile_w_ - 1) / tile_w_;
+    f.groups_y[s] = (sh + tile_h_ * strip_ - 1) / (tile_h_ * strip_);
+    f.list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;
+    f.list_offset[s] = exact_words;
+    f.queue_offset[s] = f.list_offset[s] + 3 * f.list_cap[s];
+    exact_words = f.queue_offset[s] + f.groups_x[s] * f.groups_y[s];
   }
-  const gsize exact_at = GST_ROUND_UP_N ((gsize) scale_offset (w, h, kVifScales) * 4 + 4, 256);
-  GstBuffer *scratch_buf = devcache_->acquire (exact_at + (gsize) exact_words * 4, error);
+  f.exact_at = GST_ROUND_UP_N ((gsize) scale_offset (w, h, kVifScales) * 4 + 4, 256);
+  GstBuffer *scratch_buf = devcache_->acquire (f.exact_at + (gsize) exact_words * 4, error);
   if (!scratch_buf)
     return false;
   exec->keep (GST_MINI_OBJECT_CAST (scratch_buf));
-  GstVulkanBufferMemory *scratch = vk_buffer_memory (scratch_buf);
+  f.scratch = vk_buffer_memory (scratch_buf);
   gst_buffer_unref (scratch_buf);
-  GstVulkanBufferMemory *table = vk_buffer_memory (table_);
 
+  /* The zeroed slot and counters before the first dispatch; the stages'
+   * barriers order the rest (vk_record_levels). */
   exec->fill (results, (VkDeviceSize) slot * kResultWords * 4, kResultWords * 4, 0);
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  exec->fill (scratch, exact_at, 8 * 4, 0);
-  /* Main dispatches of the four scales, then the four tails. */
-  for (int d = 0; d < 2 * kVifScales; d++) {
-    const int s = d % kVifScales;
-    const bool tail = d >= kVifScales;
-    const uint32_t sw = w >> s, sh = h >> s;
-    VifPush pc = {};
-    if (s == 0) {
-      pc.ref_offset = ref.offset;
-      pc.dist_offset = dist.offset;
-      pc.ref_stride = ref.stride;
-      pc.dist_stride = dist.stride;
-    } else {
-      pc.ref_offset = scale_offset (w, h, s);
-      pc.ref_stride = sw;
-    }
-    pc.width = sw;
-    pc.height = sh;
-    pc.next_offset = scale_offset (w, h, s + 1);
-    pc.slot = slot;
-    limit_words (gain_limit, pc.limit);
-    pc.list_offset = list_offset[s];
-    pc.list_cap = list_cap[s];
-    pc.queue_offset = queue_offset[s];
-    pc.tiles_x = groups_x[s];
-    /* Scale s writes scale s + 1's pictures that the next dispatch reads;
-     * the main dispatches write the lists that the tails read. The tails
-     * only add to the results: no barrier between them. */
-    if (d <= kVifScales)
-      exec->barrier (scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    VkBuffer in0 = s == 0 ? ref.mem->buffer : scratch->buffer;
-    VkBuffer in1 = s == 0 ? dist.mem->buffer : scratch->buffer;
-    VkDescriptorBufferInfo bufs[6] = {
-      { in0, 0, VK_WHOLE_SIZE },
-      { in1, 0, VK_WHOLE_SIZE },
-      { scratch->buffer, 0, exact_at },
-      { table->buffer, 0, VK_WHOLE_SIZE },
-      { results->buffer, 0, VK_WHOLE_SIZE },
-      { scratch->buffer, exact_at, VK_WHOLE_SIZE },
-    };
-    VkKernel *k = pipeline_for (s, l, tail, error);
-    if (!k)
-      return false;
-    if (!exec->dispatch (k, bufs, 6, &pc, sizeof pc, tail ? kTailGroups : groups_x[s],
-            tail ? 1 : groups_y[s], 1, error))
+  exec->fill (f.scratch, f.exact_at, 8 * 4, 0);
+  exec->barrier (f.scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  return true;
+}
+
+bool VkVifKernel::record_stage (VkExec *exec, unsigned k, GError **error)
+{
+  /* Scale k writes scale k + 1's pictures, which the next stage reads; each
+   * tail reads what its scale's main dispatch listed, and the tails only add
+   * to the results: one stage. */
+  if (k < (unsigned) kVifScales)
+    return dispatch (exec, (int) k, false, error);
+  for (int s = 0; s < kVifScales; s++) {
+    if (!dispatch (exec, s, true, error))
       return false;
   }
-  exec->barrier (results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   return true;
+}
+
+void VkVifKernel::end (VkExec *exec)
+{
+  exec->barrier (frame_.results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+bool VkVifKernel::dispatch (VkExec *exec, int s, bool tail, GError **error)
+{
+  const Frame &f = frame_;
+  const uint32_t sw = f.width >> s, sh = f.height >> s;
+  VifPush pc = {};
+  if (s == 0) {
+    pc.ref_offset = f.ref.offset;
+    pc.dist_offset = f.dist.offset;
+    pc.ref_stride = f.ref.stride;
+    pc.dist_stride = f.dist.stride;
+  } else {
+    pc.ref_offset = scale_offset (f.width, f.height, s);
+    pc.ref_stride = sw;
+  }
+  pc.width = sw;
+  pc.height = sh;
+  pc.next_offset = scale_offset (f.width, f.height, s + 1);
+  pc.slot = f.slot;
+  limit_words (f.gain_limit, pc.limit);
+  pc.list_offset = f.list_offset[s];
+  pc.list_cap = f.list_cap[s];
+  pc.queue_offset = f.queue_offset[s];
+  pc.tiles_x = f.groups_x[s];
+  GstVulkanBufferMemory *table = vk_buffer_memory (table_);
+  VkBuffer in0 = s == 0 ? f.ref.mem->buffer : f.scratch->buffer;
+  VkBuffer in1 = s == 0 ? f.dist.mem->buffer : f.scratch->buffer;
+  VkDescriptorBufferInfo bufs[6] = {
+    { in0, 0, VK_WHOLE_SIZE },
+    { in1, 0, VK_WHOLE_SIZE },
+    { f.scratch->buffer, 0, f.exact_at },
+    { table->buffer, 0, VK_WHOLE_SIZE },
+    { f.results->buffer, 0, VK_WHOLE_SIZE },
+    { f.scratch->buffer, f.exact_at, VK_WHOLE_SIZE },
+  };
+  VkKernel *k = pipeline_for (s, f.layout, tail, error);
+  return k && exec->dispatch (k, bufs, 6, &pc, sizeof pc, tail ? kTailGroups : f.groups_x[s],
+      tail ? 1 : f.groups_y[s], 1, error);
 }
 
 void VkVifKernel::read_accum (const uint32_t *words, VifAccum accum[kVifScales])

@@ -16,6 +16,7 @@
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
 #include "vkmotionkernel.h"
+#include "vkstages.h"
 #include "vmaf-motion-layout.h"
 #include "vmaf-vif-ref.h"
 
@@ -51,7 +52,7 @@ struct VifKernelOptions {
   int wrap = -1;
 };
 
-class VkVifKernel {
+class VkVifKernel : public VkStaged {
  public:
   /* 32-bit words of one result slot: per scale num_log, den_log,
    * num_non_log, den_non_log as (low, high) pairs. */
@@ -74,6 +75,20 @@ class VkVifKernel {
       GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
       const LumaLayout &layout, double gain_limit, GError **error);
 
+  /* record() in parts, to run beside other kernels (vkstages.h): begin()
+   * checks the arguments and records what comes before the dispatches, the
+   * stages (the four scales' main dispatches, each reading the picture the
+   * one before wrote; then the four tails, which read the lists the main
+   * ones wrote and only add to the results), end() the HOST_READ barrier.
+   * One frame at a time, from begin() to end(). */
+  static constexpr unsigned kStages = kVifScales + 1;
+  bool begin (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
+      GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
+      const LumaLayout &layout, double gain_limit, GError **error);
+  unsigned stages () const override { return kStages; }
+  bool record_stage (VkExec *exec, unsigned k, GError **error) override;
+  void end (VkExec *exec);
+
   /* The sums of one slot (its kResultWords words, after the fence). */
   static void read_accum (const uint32_t *words, VifAccum accum[kVifScales]);
 
@@ -89,6 +104,21 @@ class VkVifKernel {
  private:
   VkKernel *pipeline_for (int scale, const LumaLayout &layout, bool tail, GError **error);
   bool ensure_table (VkExec *exec, GError **error);
+  bool dispatch (VkExec *exec, int scale, bool tail, GError **error);
+
+  /* The frame between begin() and end(): its arguments, its scratch buffer
+   * (kept by the submission) and where each scale's parts lie in it. */
+  struct Frame {
+    MotionPlane ref, dist;
+    GstVulkanBufferMemory *results, *scratch;
+    uint32_t slot, width, height;
+    LumaLayout layout;
+    double gain_limit;
+    gsize exact_at; /* bytes: the exact emulation's part of scratch */
+    uint32_t groups_x[kVifScales], groups_y[kVifScales], list_cap[kVifScales];
+    uint32_t list_offset[kVifScales], queue_offset[kVifScales];
+  };
+  Frame frame_ = {};
 
   GstVulkanDevice *device_ = nullptr;
   bool exact_only_ = false;

@@ -5,9 +5,8 @@
  * per-scale sums become libvmaf's values through the CPU reference's
  * adm_finish().
  */
-#include "vkvmaf-extractor.h"
+#include "vkvmaf-spatial.h"
 
-#include "compute/gpcvkbuffer.h"
 #include "vkadmkernel.h"
 #include "vkmotionkernel.h"
 #include "vmaf-adm-ref.h"
@@ -16,35 +15,23 @@ namespace gpc {
 
 namespace {
 
-class AdmExtractor : public VmafExtractor {
+class AdmExtractor : public VmafSpatialExtractor<VkAdmKernel> {
  public:
-  ~AdmExtractor () override
-  {
-    if (results_)
-      gst_memory_unref (results_);
-    delete kernel_;
-  }
-
   bool init (GstVulkanDevice *device, double gain_limit, GError **error)
   {
     params_.enhn_gain_limit = gain_limit;
     kernel_ = VkAdmKernel::create (device, params_, error);
-    if (kernel_)
-      results_ = vk_storage_alloc (device, kVmafSlots * VkAdmKernel::kResultWords * 4, true, error);
-    return results_ != nullptr;
+    return alloc_results (device, error);
   }
 
-  bool record (VkExec *exec, const VmafPair &pair, const VmafFrameWork &work, uint32_t slot,
+  bool begin (VkExec *exec, const VmafPair &pair, const VmafFrameWork &work, uint32_t slot,
       GError **error) override
   {
-    if (!work.spatial)
-      return true;
-    width_ = pair.width;
-    height_ = pair.height;
-    MotionPlane r = { pair.ref.mem, pair.ref.offset, pair.ref.stride };
-    MotionPlane d = { pair.dist.mem, pair.dist.offset, pair.dist.stride };
-    return kernel_->record (exec, r, d, (GstVulkanBufferMemory *) results_, slot, pair.width,
-        pair.height, pair.layout, error);
+    if (work.spatial) {
+      width_ = pair.width;
+      height_ = pair.height;
+    }
+    return begin_kernel (exec, pair, work, slot, error);
   }
 
   void collect (uint32_t slot, const VmafFrameWork &work, uint64_t *, VmafSpatial *spatial) override
@@ -64,8 +51,6 @@ class AdmExtractor : public VmafExtractor {
   }
 
  private:
-  VkAdmKernel *kernel_ = nullptr;
-  GstMemory *results_ = nullptr;
   AdmParams params_;
   uint32_t width_ = 0, height_ = 0;
 };

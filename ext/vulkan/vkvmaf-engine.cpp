@@ -20,23 +20,8 @@ VmafEngine::start (GstVulkanQueue *queue, VmafScorer *scorer, GError **error)
   if (!exec_)
     return false;
   GstVulkanDevice *device = queue->device;
-  const VmafNeeds &n = scorer->needs ();
-  std::unique_ptr<VmafExtractor> e;
-  if (n.motion) {
-    if (!(e = vmaf_motion_extractor (device, error)))
-      return false;
-    extractors_.push_back (std::move (e));
-  }
-  if (n.vif) {
-    if (!(e = vmaf_vif_extractor (device, n.vif_gain_limit, error)))
-      return false;
-    extractors_.push_back (std::move (e));
-  }
-  if (n.adm) {
-    if (!(e = vmaf_adm_extractor (device, n.adm_gain_limit, error)))
-      return false;
-    extractors_.push_back (std::move (e));
-  }
+  if (!vmaf_extractors (device, scorer->needs (), VifKernelOptions (), &extractors_, error))
+    return false;
   io_.reset (new VkFrameIO (device));
   submitted_ = frames_ = 0;
   return true;
@@ -101,8 +86,7 @@ VmafEngine::submit (GstBuffer *ref, GstBuffer *dist, const VmafFrameTime &time, 
   const PlaneSpec dist_spec = luma_plane_spec (layout_, &dist_info_);
   bool ok = io_->import (exec_, ref, &ref_info_, &ref_spec, 1, &pair.ref, error)
       && io_->import (exec_, dist, &dist_info_, &dist_spec, 1, &pair.dist, error);
-  for (size_t i = 0; ok && i < extractors_.size (); i++)
-    ok = extractors_[i]->record (exec_, pair, work, slot, error);
+  ok = ok && vmaf_record_frame (exec_, extractors_, pair, work, slot, error);
   /* A failed recording is submitted empty-handed, so that what it kept is
    * released with its fence. */
   GstVulkanFence *fence = exec_->submit (ok ? error : NULL);

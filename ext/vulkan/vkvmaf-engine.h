@@ -75,7 +75,7 @@ class VmafEngine {
   VmafScorer *scorer_ = nullptr;
   VkExec *exec_ = nullptr;
   std::unique_ptr<VkFrameIO> io_; /* the luma planes the kernels read */
-  std::vector<std::unique_ptr<VmafExtractor>> extractors_;
+  VmafExtractors extractors_;
   GstVideoInfo ref_info_, dist_info_;
   LumaLayout layout_ = {};
   std::deque<Pending> pending_;

@@ -31,9 +31,10 @@ class MotionExtractor : public VmafExtractor {
     return results_ != nullptr;
   }
 
-  bool record (VkExec *exec, const VmafPair &pair, const VmafFrameWork &work, uint32_t slot,
+  bool begin (VkExec *exec, const VmafPair &pair, const VmafFrameWork &work, uint32_t slot,
       GError **error) override
   {
+    stages_ = 0;
     if (work.sad) {
       const StoragePlane &prev = history_[work.sad_distance - 1];
       if (!prev.holder) {
@@ -41,12 +42,15 @@ class MotionExtractor : public VmafExtractor {
             "no reference frame %u before this one", work.sad_distance);
         return false;
       }
-      MotionPlane p = { prev.mem, prev.offset, prev.stride };
-      MotionPlane c = { pair.ref.mem, pair.ref.offset, pair.ref.stride };
-      if (!kernel_->record (exec, p, c, (GstVulkanBufferMemory *) results_, slot, pair.width,
-              pair.height, pair.layout, error))
-        return false;
       exec->keep (GST_MINI_OBJECT_CAST (prev.holder));
+      prev_ = { prev.mem, prev.offset, prev.stride };
+      cur_ = { pair.ref.mem, pair.ref.offset, pair.ref.stride };
+      slot_ = slot;
+      width_ = pair.width;
+      height_ = pair.height;
+      layout_ = pair.layout;
+      kernel_->begin (exec, (GstVulkanBufferMemory *) results_, slot);
+      stages_ = 1;
     }
     /* This reference is the next frames' previous one. */
     history_[1].clear ();
@@ -55,6 +59,21 @@ class MotionExtractor : public VmafExtractor {
     if (history_[0].holder)
       gst_buffer_ref (history_[0].holder);
     return true;
+  }
+
+  unsigned stages () const override { return stages_; }
+
+  /* The SAD reads only the two reference planes: beside any stage. */
+  bool record_stage (VkExec *exec, unsigned, GError **error) override
+  {
+    return kernel_->dispatch (exec, prev_, cur_, (GstVulkanBufferMemory *) results_, slot_,
+        width_, height_, layout_, error);
+  }
+
+  void end (VkExec *exec) override
+  {
+    if (stages_)
+      kernel_->end (exec, (GstVulkanBufferMemory *) results_);
   }
 
   void collect (uint32_t slot, const VmafFrameWork &work, uint64_t *sad, VmafSpatial *) override
@@ -78,6 +97,11 @@ class MotionExtractor : public VmafExtractor {
   VkMotionKernel *kernel_ = nullptr;
   GstMemory *results_ = nullptr;  /* kVmafSlots x (lo, hi) */
   StoragePlane history_[2];        /* previous reference frame, the one before */
+  /* The frame between begin() and end(). */
+  unsigned stages_ = 0;
+  MotionPlane prev_ = {}, cur_ = {};
+  uint32_t slot_ = 0, width_ = 0, height_ = 0;
+  LumaLayout layout_ = {};
 };
 
 } // namespace

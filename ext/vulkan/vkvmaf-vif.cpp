@@ -5,9 +5,8 @@
  * per-scale sums become libvmaf's values through the CPU reference's
  * vif_scores().
  */
-#include "vkvmaf-extractor.h"
+#include "vkvmaf-spatial.h"
 
-#include "compute/gpcvkbuffer.h"
 #include "vkmotionkernel.h"
 #include "vkvifkernel.h"
 #include "vmaf-vif-ref.h"
@@ -16,34 +15,21 @@ namespace gpc {
 
 namespace {
 
-class VifExtractor : public VmafExtractor {
+class VifExtractor : public VmafSpatialExtractor<VkVifKernel> {
  public:
-  ~VifExtractor () override
-  {
-    if (results_)
-      gst_memory_unref (results_);
-    delete kernel_;
-  }
-
-  bool init (GstVulkanDevice *device, double gain_limit, GError **error)
+  bool init (GstVulkanDevice *device, double gain_limit, const VifKernelOptions &options,
+      GError **error)
   {
     gain_limit_ = gain_limit;
-    kernel_ = VkVifKernel::create (device, error);
-    if (kernel_)
-      results_ = vk_storage_alloc (device, kVmafSlots * VkVifKernel::kResultWords * 4, true, error);
-    return results_ != nullptr;
+    kernel_ = VkVifKernel::create (device, error, options);
+    return alloc_results (device, error);
   }
 
-  bool record (VkExec *exec, const VmafPair &pair, const VmafFrameWork &work, uint32_t slot,
+  bool begin (VkExec *exec, const VmafPair &pair, const VmafFrameWork &work, uint32_t slot,
       GError **error) override
   {
-    if (!work.spatial)
-      return true;
     /* the kernel keeps scratch pictures of its own per submission */
-    MotionPlane r = { pair.ref.mem, pair.ref.offset, pair.ref.stride };
-    MotionPlane d = { pair.dist.mem, pair.dist.offset, pair.dist.stride };
-    return kernel_->record (exec, r, d, (GstVulkanBufferMemory *) results_, slot, pair.width,
-        pair.height, pair.layout, gain_limit_, error);
+    return begin_kernel (exec, pair, work, slot, error, gain_limit_);
   }
 
   void collect (uint32_t slot, const VmafFrameWork &work, uint64_t *, VmafSpatial *spatial) override
@@ -60,18 +46,17 @@ class VifExtractor : public VmafExtractor {
   }
 
  private:
-  VkVifKernel *kernel_ = nullptr;
-  GstMemory *results_ = nullptr;
   double gain_limit_ = kVifDefaultGainLimit;
 };
 
 } // namespace
 
 std::unique_ptr<VmafExtractor>
-vmaf_vif_extractor (GstVulkanDevice *device, double gain_limit, GError **error)
+vmaf_vif_extractor (GstVulkanDevice *device, double gain_limit, const VifKernelOptions &options,
+    GError **error)
 {
   std::unique_ptr<VifExtractor> v (new VifExtractor ());
-  if (!v->init (device, gain_limit, error))
+  if (!v->init (device, gain_limit, options, error))
     return nullptr;
   return v;
 }
