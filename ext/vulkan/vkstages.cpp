@@ -17,7 +17,9 @@ bool vk_record_levels (VkExec *exec, VkStaged *const *works, size_t n, GError **
         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     for (size_t i = 0; i < n; i++) {
-      if (k < works[i]->stages () && !works[i]->record_stage (exec, k, error))
+      const unsigned first = std::min (works[i]->first_level (levels), levels);
+      if (k >= first && k - first < works[i]->stages ()
+          && !works[i]->record_stage (exec, k - first, error))
         return false;
     }
   }

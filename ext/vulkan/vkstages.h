@@ -30,10 +30,15 @@ class VkStaged {
   virtual unsigned stages () const = 0;
   /* Stage k's dispatches, without barriers. */
   virtual bool record_stage (VkExec *exec, unsigned k, GError **error) = 0;
+  /* The level of stage 0 in a frame of `levels` levels (the most stages of
+   * its works); first_level + stages() <= levels. A work that depends on
+   * no other can move to where the GPU has room. */
+  virtual unsigned first_level (unsigned levels) const { (void) levels; return 0; }
 };
 
 /* Records levels 0, 1, ... up to the most stages of `works`: a global
- * barrier, then stage k of each work that has one, in the order given (a GPU
+ * barrier, then each work's stage of that level (stage k at level
+ * first_level + k), in the order given (a GPU
  * starts the first one first: put the longest first, so that the others
  * fill what it leaves idle). The barrier makes the compute writes recorded
  * before it visible to the compute reads and writes after it, and starts

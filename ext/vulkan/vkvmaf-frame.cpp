@@ -2,14 +2,15 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * One frame pair's GPU work for vkvmaf, the same for the element and its
- * benchmark. Each extractor's chain starts at level 0, so a frame takes
- * ADM's six levels, and the small dispatches share levels with larger ones
+ * benchmark. VIF's and ADM's chains start at level 0, so a frame takes
+ * ADM's six levels; motion's one dispatch runs at the level before the last
+ * (its first_level). The small dispatches share levels with larger ones
  * (per 2160p 10-bit frame on an H200, each alone):
- *   0: VIF scale 0 (424 us), ADM scale 0's wavelet step (65), motion (37)
- *   1: VIF scale 1 (80), ADM masked sums 0 (87)
+ *   0: VIF scale 0 (420 us), ADM scale 0's wavelet step (64)
+ *   1: VIF scale 1 (75), ADM masked sums 0 (86)
  *   2: VIF scale 2 (24), ADM masked sums 1 (38)
- *   3: VIF scale 3 (17), ADM masked sums 2 (15)
- *   4: VIF's four tails (17, 11, 7, 4), ADM masked sums 3 (13)
+ *   3: VIF scale 3 (17), ADM masked sums 2 (16)
+ *   4: VIF's four tails (18, 11, 7, 5), ADM masked sums 3 (13), motion (34)
  *   5: ADM row sums (11)
  * Within a level VIF comes first: the largest dispatch starts first and the
  * others fill the multiprocessors it leaves idle (its last wave above all).
