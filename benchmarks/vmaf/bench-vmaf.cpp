@@ -11,7 +11,8 @@
  *     (tools/build-libvmaf.sh --optimised, its runner given with
  *     --libvmaf-runner): its CPU extractors on every core, and its CUDA ones
  *     where that libvmaf has them (their first scores beside its CPU's);
- *   - where that time goes: each kernel dispatch's share of it (--breakdown);
+ *   - where that time goes: each kernel dispatch's share of it, and each
+ *     level's (vkvmaf-frame.cpp) (--breakdown);
  *   - a check that vkvmaf's first frames (scores and features, from its
  *     messages) equal the CPU references' (and libvmaf's scores) exactly.
  *
@@ -191,6 +192,48 @@ time_dispatches (VkExec *exec, Kernels &k, const Frames &f, unsigned w, unsigned
   for (unsigned i = 0; i < kStream; i++)
     for (unsigned d = 0; d < kDispatches; d++)
       us[d] += (ns[1 + i * kDispatches + d] - ns[i * kDispatches + d]) / 1000.0 / kStream;
+  delete timer;
+}
+
+/* GPU microseconds of each level of a frame (vkvmaf-frame.cpp), kStream
+ * frames back to back: a timestamp before every level's barrier marks when
+ * the previous level ended, its dispatches having run side by side. */
+void
+time_levels (VkExec *exec, Kernels &k, const Frames &f, unsigned w, unsigned h,
+    std::vector<double> &us)
+{
+  GError *err = NULL;
+  const unsigned most = 64;
+  const uint32_t n_stamps = 1 + kStream * most;
+  VkGpuTimer *timer = VkGpuTimer::create (exec->queue (), n_stamps, &err);
+  if (!timer) {
+    fprintf (stderr, "timer: %s\n", err ? err->message : "?");
+    exit (1);
+  }
+  std::vector<double> ns;
+  unsigned levels = 0;
+  for (int rep = 0; rep < 2; rep++) {
+    bool ok = exec->begin (&err);
+    timer->reset (exec->cmd ());
+    exec->time_barriers (timer, 0);
+    for (unsigned i = 0; ok && i < kStream; i++)
+      ok = record_frame (exec, k, f, i, w, h, &err);
+    const uint32_t stamps = exec->next_stamp ();
+    exec->time_barriers (nullptr, 0);
+    /* The frames' end, then the stamps left over: the read waits for all. */
+    for (uint32_t q = stamps; q < n_stamps; q++)
+      timer->stamp (exec->cmd (), q);
+    levels = stamps / kStream;
+    if (!ok || levels == 0 || levels > most || stamps != kStream * levels) {
+      fprintf (stderr, "recording failed: %s\n", err ? err->message : "barrier count");
+      exit (1);
+    }
+    submit_timed (exec, timer, ns);
+  }
+  us.assign (levels, 0.0);
+  for (unsigned i = 0; i < kStream; i++)
+    for (unsigned l = 0; l < levels; l++)
+      us[l] += (ns[i * levels + l + 1] - ns[i * levels + l]) / 1000.0 / kStream;
   delete timer;
 }
 
@@ -518,6 +561,17 @@ main (int argc, char **argv)
             total += us[d];
           }
           char item[32];
+          snprintf (item, sizeof item, " (sum %.1f)", total);
+          notes.push_back (line + item);
+          time_levels (exec, k, f, w, h, us);
+          line = std::string (name) + ": GPU us per level:";
+          total = 0;
+          for (unsigned l = 0; l < us.size (); l++) {
+            char level[32];
+            snprintf (level, sizeof level, "%s %u %.1f", l ? "," : "", l, us[l]);
+            line += level;
+            total += us[l];
+          }
           snprintf (item, sizeof item, " (sum %.1f)", total);
           notes.push_back (line + item);
         }

@@ -127,6 +127,8 @@ void VkExec::barrier (GstVulkanImageMemory *mem, VkPipelineStageFlags stage, VkA
 void VkExec::global_barrier (VkPipelineStageFlags src_stage, VkAccessFlags src_access,
     VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
 {
+  if (timer_ && stamp_barriers_)
+    timer_->stamp (cmd_->cmd, stamp_++);
   VkMemoryBarrier b = {};
   b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
   b.srcAccessMask = src_access;
@@ -159,7 +161,7 @@ bool VkExec::dispatch (VkKernel *kernel, const VkDescriptorBufferInfo *infos, ui
     vkCmdPushConstants (cmd_->cmd, kernel->layout (), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size,
         push);
   vkCmdDispatch (cmd_->cmd, gx, gy, gz);
-  if (timer_)
+  if (timer_ && !stamp_barriers_)
     timer_->stamp (cmd_->cmd, stamp_++);
   return true;
 }
@@ -181,6 +183,14 @@ void VkExec::copy (GstVulkanBufferMemory *src, VkDeviceSize src_offset,
 void VkExec::time_dispatches (VkGpuTimer *timer, uint32_t first)
 {
   timer_ = timer;
+  stamp_barriers_ = false;
+  stamp_ = first;
+}
+
+void VkExec::time_barriers (VkGpuTimer *timer, uint32_t first)
+{
+  timer_ = timer;
+  stamp_barriers_ = true;
   stamp_ = first;
 }
 

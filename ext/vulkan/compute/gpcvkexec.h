@@ -65,6 +65,10 @@ class VkExec {
    * followed by a timestamp at the next index (from `first`), marking the
    * completion of all work recorded before it. nullptr turns it off. */
   void time_dispatches (VkGpuTimer *timer, uint32_t first);
+  /* The same with the timestamps before every global_barrier() instead:
+   * they mark where the work between two barriers ended, without
+   * serialising the dispatches between them. */
+  void time_barriers (VkGpuTimer *timer, uint32_t first);
   uint32_t next_stamp () const { return stamp_; }
 
   /* Keeps a reference (GstBuffer, GstMemory, ...) until the GPU is done. */
@@ -96,6 +100,7 @@ class VkExec {
   std::vector<GstVulkanFence *> fences_;
   GstVulkanFence *acquire_fence (GError **error);
   VkGpuTimer *timer_ = nullptr;
+  bool stamp_barriers_ = false;  /* where timer_ stamps: barriers, else dispatches */
   uint32_t stamp_ = 0;
 };
 
