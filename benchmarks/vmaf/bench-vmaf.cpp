@@ -159,47 +159,17 @@ const char *const kDispatchNames[] = {
 };
 const unsigned kDispatches = G_N_ELEMENTS (kDispatchNames);
 
-/* GPU microseconds of each dispatch of a frame, kStream frames back to back:
- * a timestamp after every dispatch marks when the work before it ended (so
- * the dispatches of a level, which would overlap, take their turns). */
-void
-time_dispatches (VkExec *exec, Kernels &k, const Frames &f, unsigned w, unsigned h,
-    std::vector<double> &us)
-{
-  GError *err = NULL;
-  VkGpuTimer *timer = VkGpuTimer::create (exec->queue (), 1 + kStream * kDispatches, &err);
-  if (!timer) {
-    fprintf (stderr, "timer: %s\n", err ? err->message : "?");
-    exit (1);
-  }
-  std::vector<double> ns;
-  us.assign (kDispatches, 0.0);
-  for (int rep = 0; rep < 2; rep++) {
-    bool ok = exec->begin (&err);
-    timer->reset (exec->cmd ());
-    timer->stamp (exec->cmd (), 0);
-    exec->time_dispatches (timer, 1);
-    for (unsigned i = 0; ok && i < kStream; i++)
-      ok = record_frame (exec, k, f, i, w, h, &err);
-    const uint32_t stamps = exec->next_stamp ();
-    exec->time_dispatches (nullptr, 0);
-    if (!ok || stamps != 1 + kStream * kDispatches) {
-      fprintf (stderr, "recording failed: %s\n", err ? err->message : "dispatch count");
-      exit (1);
-    }
-    submit_timed (exec, timer, ns);
-  }
-  for (unsigned i = 0; i < kStream; i++)
-    for (unsigned d = 0; d < kDispatches; d++)
-      us[d] += (ns[1 + i * kDispatches + d] - ns[i * kDispatches + d]) / 1000.0 / kStream;
-  delete timer;
-}
+/* Where bench-vmaf puts its timestamps in a frame (VkExec): after every
+ * dispatch (each then marks when the work before it ended, so the
+ * dispatches of a level, which would overlap, take their turns), or before
+ * every level's barrier (each marks when the previous level ended, its
+ * dispatches having run side by side). */
+enum class Marks { kDispatches, kLevels };
 
-/* GPU microseconds of each level of a frame (vkvmaf-frame.cpp), kStream
- * frames back to back: a timestamp before every level's barrier marks when
- * the previous level ended, its dispatches having run side by side. */
+/* GPU microseconds from each mark of a frame to the next (the last: to the
+ * end of the frame's work), kStream frames back to back. */
 void
-time_levels (VkExec *exec, Kernels &k, const Frames &f, unsigned w, unsigned h,
+time_marks (VkExec *exec, Kernels &k, const Frames &f, unsigned w, unsigned h, Marks marks,
     std::vector<double> &us)
 {
   GError *err = NULL;
@@ -210,31 +180,61 @@ time_levels (VkExec *exec, Kernels &k, const Frames &f, unsigned w, unsigned h,
     fprintf (stderr, "timer: %s\n", err ? err->message : "?");
     exit (1);
   }
+  const bool dispatches = marks == Marks::kDispatches;
+  /* After every dispatch: a first stamp at the start. */
+  const uint32_t first = dispatches ? 1 : 0;
   std::vector<double> ns;
-  unsigned levels = 0;
+  unsigned per_frame = 0;
   for (int rep = 0; rep < 2; rep++) {
     bool ok = exec->begin (&err);
     timer->reset (exec->cmd ());
-    exec->time_barriers (timer, 0);
+    if (dispatches) {
+      timer->stamp (exec->cmd (), 0);
+      exec->time_dispatches (timer, first);
+    } else {
+      exec->time_barriers (timer, first);
+    }
     for (unsigned i = 0; ok && i < kStream; i++)
       ok = record_frame (exec, k, f, i, w, h, &err);
     const uint32_t stamps = exec->next_stamp ();
-    exec->time_barriers (nullptr, 0);
+    exec->time_dispatches (nullptr, 0);
     /* The frames' end, then the stamps left over: the read waits for all. */
     for (uint32_t q = stamps; q < n_stamps; q++)
       timer->stamp (exec->cmd (), q);
-    levels = stamps / kStream;
-    if (!ok || levels == 0 || levels > most || stamps != kStream * levels) {
-      fprintf (stderr, "recording failed: %s\n", err ? err->message : "barrier count");
+    per_frame = (stamps - first) / kStream;
+    if (!ok || per_frame == 0 || per_frame > most || stamps != first + kStream * per_frame
+        || (dispatches && per_frame != kDispatches)) {
+      fprintf (stderr, "recording failed: %s\n", err ? err->message : "stamp count");
       exit (1);
     }
     submit_timed (exec, timer, ns);
   }
-  us.assign (levels, 0.0);
+  us.assign (per_frame, 0.0);
   for (unsigned i = 0; i < kStream; i++)
-    for (unsigned l = 0; l < levels; l++)
-      us[l] += (ns[i * levels + l + 1] - ns[i * levels + l]) / 1000.0 / kStream;
+    for (unsigned m = 0; m < per_frame; m++)
+      us[m] += (ns[i * per_frame + m + 1] - ns[i * per_frame + m]) / 1000.0 / kStream;
   delete timer;
+}
+
+/* "<size>: GPU us per <what>: <name> <us>, ... (sum <us>)", names from
+ * `names` or else the index. */
+std::string
+marks_line (const char *size, const char *what, const std::vector<double> &us,
+    const char *const *names)
+{
+  std::string line = std::string (size) + ": GPU us per " + what + ":";
+  double total = 0;
+  for (unsigned m = 0; m < us.size (); m++) {
+    gchar *item = names ? g_strdup_printf ("%s %s %.1f", m ? "," : "", names[m], us[m])
+                        : g_strdup_printf ("%s %u %.1f", m ? "," : "", m, us[m]);
+    line += item;
+    g_free (item);
+    total += us[m];
+  }
+  gchar *sum = g_strdup_printf (" (sum %.1f)", total);
+  line += sum;
+  g_free (sum);
+  return line;
 }
 
 struct PipelineRun {
@@ -551,29 +551,10 @@ main (int argc, char **argv)
           notes.push_back (std::string (name) + ": libvmaf " + cpu.version);
         if (breakdown) {
           std::vector<double> us;
-          time_dispatches (exec, k, f, w, h, us);
-          std::string line = std::string (name) + ": GPU us per dispatch:";
-          double total = 0;
-          for (unsigned d = 0; d < kDispatches; d++) {
-            char item[64];
-            snprintf (item, sizeof item, "%s %s %.1f", d ? "," : "", kDispatchNames[d], us[d]);
-            line += item;
-            total += us[d];
-          }
-          char item[32];
-          snprintf (item, sizeof item, " (sum %.1f)", total);
-          notes.push_back (line + item);
-          time_levels (exec, k, f, w, h, us);
-          line = std::string (name) + ": GPU us per level:";
-          total = 0;
-          for (unsigned l = 0; l < us.size (); l++) {
-            char level[32];
-            snprintf (level, sizeof level, "%s %u %.1f", l ? "," : "", l, us[l]);
-            line += level;
-            total += us[l];
-          }
-          snprintf (item, sizeof item, " (sum %.1f)", total);
-          notes.push_back (line + item);
+          time_marks (exec, k, f, w, h, Marks::kDispatches, us);
+          notes.push_back (marks_line (name, "dispatch", us, kDispatchNames));
+          time_marks (exec, k, f, w, h, Marks::kLevels, us);
+          notes.push_back (marks_line (name, "level", us, nullptr));
         }
       }
       /* The next size starts a new motion history. */
