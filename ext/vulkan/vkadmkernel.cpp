@@ -43,7 +43,8 @@ struct RowsPush {
   uint32_t result_base;
 };
 
-const uint32_t kDwtTileW = 32, kDwtTileH = 15;  /* vmaf_adm_wavelet.glsl */
+const uint32_t kDwt0TileW = 124, kDwt0TileH = 16; /* vmaf_adm_dwt.comp */
+const uint32_t kDwtTileW = 32, kDwtTileH = 15;   /* vmaf_adm_wavelet.glsl, scales 1..3 */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
 const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
@@ -225,8 +226,8 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
     const DwtPush dp = { f.width, f.height, (uint32_t) g0.w, (uint32_t) g0.h, f.layout.bpc,
       f.ref.offset, f.dist.offset, f.ref.stride, f.dist.stride, ref_bands_[0], dis_bands_[0],
       f.slot, kResultWords };
-    return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwtTileW - 1) / kDwtTileW,
-        (g0.h + kDwtTileH - 1) / kDwtTileH, 2, error);
+    return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwt0TileW - 1) / kDwt0TileW,
+        (g0.h + kDwt0TileH - 1) / kDwt0TileH, 2, error);
   }
   if (k <= 4) {
     /* Scale s's masked sums and the next scale's wavelet step

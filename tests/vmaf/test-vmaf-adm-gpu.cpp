@@ -29,6 +29,18 @@ namespace {
 /* Two result slots; the kernel writes the second, the first must stay. */
 const uint32_t kSlots = 2;
 
+/* Every luma packing, at the depths GStreamer's formats use. */
+const gpc::LumaLayout kLayouts[] = {
+  { gpc::LUMA_U8, 8, 0, 0 },
+  { gpc::LUMA_U16LE, 10, 0, 0 },
+  { gpc::LUMA_U16LE, 12, 0, 0 },
+  { gpc::LUMA_U16LE, 16, 0, 0 },
+  { gpc::LUMA_U16LE, 10, 6, 0 }, /* P010 */
+  { gpc::LUMA_U16BE, 12, 0, 0 },
+  { gpc::LUMA_10LE32, 10, 0, 0 },
+  { gpc::LUMA_10LE40, 10, 0, 0 },
+};
+
 /* A plane in its own host-visible storage buffer, `offset` bytes in. */
 GstMemory *upload (GpcVkTestDevice &dev, const std::vector<uint16_t> &samples, unsigned w,
     unsigned h, const gpc::LumaLayout &l, uint32_t offset, uint32_t stride)
@@ -199,23 +211,13 @@ GST_START_TEST (random_pictures)
   far.enhn_gain_limit = 4.0;
   gpc::VkAdmKernel *kernels[3] = { make_kernel (dev, gpc::AdmParams ()), make_kernel (dev, neg),
     make_kernel (dev, far) };
-  static const gpc::LumaLayout layouts[] = {
-    { gpc::LUMA_U8, 8, 0, 0 },
-    { gpc::LUMA_U16LE, 10, 0, 0 },
-    { gpc::LUMA_U16LE, 12, 0, 0 },
-    { gpc::LUMA_U16LE, 16, 0, 0 },
-    { gpc::LUMA_U16LE, 10, 6, 0 }, /* P010 */
-    { gpc::LUMA_U16BE, 12, 0, 0 },
-    { gpc::LUMA_10LE32, 10, 0, 0 },
-    { gpc::LUMA_10LE40, 10, 0, 0 },
-  };
   const int cases = 24;
   for (int c = 0; c < cases; c++) {
     /* Case 1: full-range 16-bit blocks against their inverse, the largest
      * coefficients of opposite sign (int32 wrap-around at scales 1..3). */
     const bool extreme = c == 1;
     const gpc::LumaLayout &l =
-        layouts[extreme ? 3 : rng.range (0, G_N_ELEMENTS (layouts) - 1)];
+        kLayouts[extreme ? 3 : rng.range (0, G_N_ELEMENTS (kLayouts) - 1)];
     const bool large = c == 0;
     const unsigned w = large ? 640 : (unsigned) rng.range (gpc::kAdmMinSize, 200);
     const unsigned h = large ? 360 : (unsigned) rng.range (gpc::kAdmMinSize, 160);
@@ -234,6 +236,39 @@ GST_START_TEST (random_pictures)
   printf ("%d random picture pairs equal\n", cases);
   for (gpc::VkAdmKernel *k : kernels)
     delete k;
+}
+GST_END_TEST;
+
+/* Scale 0's wavelet step (vmaf_adm_dwt.comp) reads four columns at a time,
+ * whole words inside the picture, per sample at its edges, in tiles of
+ * 124 x 16 outputs: widths of every remainder mod 4, with a last tile of one
+ * or two output columns and one or 17 output rows, in every packing. */
+GST_START_TEST (scale0_tile_edges)
+{
+  GpcVkTestDevice dev;
+  gpc_test::Rng rng = gpc_test::rng ("adm-tile-edges");
+  gpc::VkAdmKernel *kernel = make_kernel (dev, gpc::AdmParams ());
+  static const unsigned widths[] = { 248, 249, 250, 499 };
+  static const unsigned heights[] = { 33, 34, 64, 65 };
+  int cases = 0;
+  for (unsigned li = 0; li < G_N_ELEMENTS (kLayouts); li++) {
+    const gpc::LumaLayout &l = kLayouts[li];
+    for (unsigned k = 0; k < G_N_ELEMENTS (widths); k++) {
+      const unsigned w = widths[k], h = heights[(k + li) % G_N_ELEMENTS (heights)];
+      const std::vector<uint16_t> ref = make_picture (rng, w, h, l.bpc);
+      const std::vector<uint16_t> dis = distort (rng, ref, w, h, l.bpc);
+      gpc::AdmAccum gpu;
+      gpu_accum (dev, kernel, ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu);
+      const gpc::AdmAccum cpu = cpu_accum (ref, dis, w, h, l.bpc, kernel->params ());
+      char what[128];
+      snprintf (what, sizeof what, "%ux%u %u-bit packing %u", w, h, l.bpc, (unsigned) l.packing);
+      expect_equal (gpu, cpu, what);
+      gpc_vk_test_check_validation ();
+      cases++;
+    }
+  }
+  printf ("%d tile edge picture pairs equal\n", cases);
+  delete kernel;
 }
 GST_END_TEST;
 
@@ -305,6 +340,7 @@ main (int argc, char **argv)
 {
   return gpc_vk_test_main (&argc, &argv, "vmaf-adm-gpu", {
         GPC_CHECK_TEST (random_pictures),
+        GPC_CHECK_TEST (scale0_tile_edges),
         GPC_CHECK_TEST (clips_match_cpu_and_libvmaf),
         GPC_CHECK_TEST (refused_options) }, 1800);
 }
