@@ -277,6 +277,24 @@ void VkAdmKernel::end (VkExec *exec)
   exec->barrier (frame_.results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
+size_t VkAdmKernel::scale0_bands_bytes () const
+{
+  return (size_t) 8 * band_stride (geom_[0], 0) * geom_[0].h * 4;
+}
+
+void VkAdmKernel::copy_scale0_bands (VkExec *exec, GstVulkanBufferMemory *dst)
+{
+  /* The stages' barriers are global: the scratch memory's own state is
+   * not tracked. */
+  exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  /* The distorted picture's bands follow the reference's. */
+  exec->copy ((GstVulkanBufferMemory *) scratch_, (VkDeviceSize) ref_bands_[0] * 4, dst, 0,
+      scale0_bands_bytes ());
+  exec->barrier (dst, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
 void VkAdmKernel::read_accum (const uint32_t *w, AdmAccum *accum)
 {
   for (int s = 0; s < 4; s++) {

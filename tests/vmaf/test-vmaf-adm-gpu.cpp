@@ -58,9 +58,11 @@ GstMemory *upload (GpcVkTestDevice &dev, const std::vector<uint16_t> &samples, u
   return mem;
 }
 
+/* The sums, and with bands0 scale 0's bands (VkAdmKernel::copy_scale0_bands). */
 void gpu_accum (GpcVkTestDevice &dev, gpc::VkAdmKernel *kernel,
     const std::vector<uint16_t> &ref, const std::vector<uint16_t> &dis, unsigned w, unsigned h,
-    const gpc::LumaLayout &l, uint32_t pad, gpc::AdmAccum *accum)
+    const gpc::LumaLayout &l, uint32_t pad, gpc::AdmAccum *accum,
+    std::vector<uint32_t> *bands0 = nullptr)
 {
   const uint32_t stride = (uint32_t) ((gpc::luma_row_bytes (l, w) + pad + 3) & ~(size_t) 3);
   const uint32_t offset = 4 * (pad % 5);
@@ -84,6 +86,12 @@ void gpu_accum (GpcVkTestDevice &dev, gpc::VkAdmKernel *kernel,
   const gpc::MotionPlane dp = { (GstVulkanBufferMemory *) dm, 0, stride };
   fail_unless (kernel->record (exec, rp, dp, (GstVulkanBufferMemory *) results, 1, w, h, l, &err),
       "%s", err ? err->message : "?");
+  GstMemory *bm = nullptr;
+  if (bands0) {
+    bm = gpc::vk_storage_alloc (dev.device, kernel->scale0_bands_bytes (), true, &err);
+    fail_unless (bm != nullptr, "%s", err ? err->message : "?");
+    kernel->copy_scale0_bands (exec, (GstVulkanBufferMemory *) bm);
+  }
   GstVulkanFence *fence = exec->submit (&err);
   fail_unless (fence && exec->wait (fence, 600 * GST_SECOND, &err), "%s",
       err ? err->message : "?");
@@ -94,6 +102,13 @@ void gpu_accum (GpcVkTestDevice &dev, gpc::VkAdmKernel *kernel,
   gpc::VkAdmKernel::read_accum (words + gpc::VkAdmKernel::kResultWords, accum);
   gst_memory_unmap (results, &map);
   gst_memory_unref (results);
+  if (bm) {
+    fail_unless (gst_memory_map (bm, &map, GST_MAP_READ));
+    bands0->resize (map.size / 4);
+    memcpy (bands0->data (), map.data, bands0->size () * 4);
+    gst_memory_unmap (bm, &map);
+    gst_memory_unref (bm);
+  }
   gst_memory_unref (rm);
   gst_memory_unref (dm);
   exec->wait_idle ();
@@ -111,20 +126,50 @@ void expect_equal (const gpc::AdmAccum &gpu, const gpc::AdmAccum &cpu, const cha
   }
 }
 
+/* Samples as the CPU reference takes them: bytes at 8 bits (in *b8). */
+gpc::AdmPlane cpu_plane (const std::vector<uint16_t> &s, unsigned w, unsigned bpc,
+    std::vector<uint8_t> *b8)
+{
+  if (bpc != 8)
+    return { s.data (), (size_t) w * 2 };
+  b8->assign (s.begin (), s.end ());
+  return { b8->data (), w };
+}
+
 gpc::AdmAccum cpu_accum (const std::vector<uint16_t> &ref, const std::vector<uint16_t> &dis,
     unsigned w, unsigned h, unsigned bpc, const gpc::AdmParams &params)
 {
   gpc::AdmAccum acc;
   std::vector<uint8_t> r8, d8;
-  gpc::AdmPlane rp = { ref.data (), (size_t) w * 2 }, dp = { dis.data (), (size_t) w * 2 };
-  if (bpc == 8) {
-    r8.assign (ref.begin (), ref.end ());
-    d8.assign (dis.begin (), dis.end ());
-    rp = { r8.data (), w };
-    dp = { d8.data (), w };
-  }
-  gpc::adm_accumulate (rp, dp, w, h, bpc, params, &acc);
+  gpc::adm_accumulate (cpu_plane (ref, w, bpc, &r8), cpu_plane (dis, w, bpc, &d8), w, h, bpc,
+      params, &acc);
   return acc;
+}
+
+/* Scale 0's bands from the GPU (gpu_accum's bands0) against the CPU
+ * reference's, every sample: the sums cover only the bands' inner regions,
+ * their edges reach them through the coarser scales at small sizes only. */
+void expect_scale0_bands (const std::vector<uint32_t> &gpu, const std::vector<uint16_t> &ref,
+    const std::vector<uint16_t> &dis, unsigned w, unsigned h, unsigned bpc, const char *what)
+{
+  const unsigned bw = (w + 1) / 2, bh = (h + 1) / 2, stride = (bw + 1) / 2;
+  fail_unless (gpu.size () == (size_t) 8 * stride * bh, "%s: %zu band words", what, gpu.size ());
+  const std::vector<uint16_t> *pics[2] = { &ref, &dis };
+  for (int p = 0; p < 2; p++) {
+    std::vector<uint8_t> b8;
+    std::vector<int16_t> bands[4];
+    gpc::adm_wavelet0 (cpu_plane (*pics[p], w, bpc, &b8), w, h, bpc, bands);
+    for (int b = 0; b < 4; b++) {
+      for (unsigned i = 0; i < bh; i++) {
+        for (unsigned j = 0; j < bw; j++) {
+          const uint32_t word = gpu[((size_t) (p * 4 + b) * bh + i) * stride + j / 2];
+          const int16_t g = (int16_t) (word >> (j & 1) * 16), c = bands[b][(size_t) i * bw + j];
+          fail_unless (g == c, "%s: %s band %c (%u, %u) GPU %d CPU %d", what,
+              p ? "distorted" : "reference", "ahvd"[b], i, j, g, c);
+        }
+      }
+    }
+  }
 }
 
 /* Content with structure at several scales. */
@@ -225,12 +270,14 @@ GST_START_TEST (random_pictures)
     const std::vector<uint16_t> ref = make_picture (rng, w, h, l.bpc, extreme ? 3 : -1);
     const std::vector<uint16_t> dis = distort (rng, ref, w, h, l.bpc, extreme ? 4 : -1);
     gpc::AdmAccum gpu;
-    gpu_accum (dev, kernels[ki], ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu);
+    std::vector<uint32_t> bands0;
+    gpu_accum (dev, kernels[ki], ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu, &bands0);
     const gpc::AdmAccum cpu = cpu_accum (ref, dis, w, h, l.bpc, kernels[ki]->params ());
     char what[128];
     snprintf (what, sizeof what, "case %d: %ux%u %u-bit packing %u, options %d", c, w, h, l.bpc,
         (unsigned) l.packing, ki);
     expect_equal (gpu, cpu, what);
+    expect_scale0_bands (bands0, ref, dis, w, h, l.bpc, what);
     gpc_vk_test_check_validation ();
   }
   printf ("%d random picture pairs equal\n", cases);
@@ -242,7 +289,8 @@ GST_END_TEST;
 /* Scale 0's wavelet step (vmaf_adm_dwt.comp) reads four columns at a time,
  * whole words inside the picture, per sample at its edges, in tiles of
  * 124 x 16 outputs: widths of every remainder mod 4, with a last tile of one
- * or two output columns and one or 17 output rows, in every packing. */
+ * or two output columns and one or 17 output rows, in every packing, its
+ * bands compared sample by sample. */
 GST_START_TEST (scale0_tile_edges)
 {
   GpcVkTestDevice dev;
@@ -258,11 +306,13 @@ GST_START_TEST (scale0_tile_edges)
       const std::vector<uint16_t> ref = make_picture (rng, w, h, l.bpc);
       const std::vector<uint16_t> dis = distort (rng, ref, w, h, l.bpc);
       gpc::AdmAccum gpu;
-      gpu_accum (dev, kernel, ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu);
+      std::vector<uint32_t> bands0;
+      gpu_accum (dev, kernel, ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu, &bands0);
       const gpc::AdmAccum cpu = cpu_accum (ref, dis, w, h, l.bpc, kernel->params ());
       char what[128];
       snprintf (what, sizeof what, "%ux%u %u-bit packing %u", w, h, l.bpc, (unsigned) l.packing);
       expect_equal (gpu, cpu, what);
+      expect_scale0_bands (bands0, ref, dis, w, h, l.bpc, what);
       gpc_vk_test_check_validation ();
       cases++;
     }
