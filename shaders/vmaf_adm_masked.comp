@@ -136,7 +136,6 @@ int band_at (uint bands, uint b, uint i, uint j)
 // The next scale's wavelet step: its input is this scale's band a, its
 // bands a word per sample.
 #define WAVELET_SCALE (SCALE < 3u ? SCALE + 1u : 3u)
-#define WAVELET_BPC 8u // read at scale 0 only, which vmaf_adm_dwt.comp runs
 #define WAVELET_LO(r, c) smem[(r) * WAVELET_SPAN + (c)]
 #define WAVELET_HI(r, c) smem[(WAVELET_ROWS + (r)) * WAVELET_SPAN + (c)]
 uint next_w, next_h;

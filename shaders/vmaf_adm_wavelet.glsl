@@ -1,18 +1,16 @@
 // gst-gpucodecs
 // SPDX-License-Identifier: LGPL-2.1-or-later
 //
-// VMAF integer ADM, the db2 wavelet step of one picture's 32 x 15 tile by a
-// workgroup of 256 invocations, bit-exact with gst/vmaf's CPU reference
-// (libvmaf 3.2 scalar code): the vertical pass of its 15 x 66 entries (four
-// nearly full rounds) goes to shared memory, then 16 invocations per row
-// filter two neighbouring outputs each horizontally. Input rows and columns
-// 2i - 1 .. 2i + 2 mirror as -1 -> 1 and n -> n - 1.
+// VMAF integer ADM, the db2 wavelet step (vmaf_adm_db2.glsl) of scales
+// 1..3, one picture's 32 x 15 tile by a workgroup of 256 invocations,
+// bit-exact with gst/vmaf's CPU reference (libvmaf 3.2 scalar code): the
+// vertical pass of its 15 x 66 entries (four nearly full rounds) goes to
+// shared memory, then 16 invocations per row filter two neighbouring outputs
+// each horizontally. vmaf_adm_masked.comp runs it beside the previous
+// scale's masked sums; scale 0 has its own step (vmaf_adm_dwt.comp).
 //
-// vmaf_adm_dwt.comp runs it at scale 0 (from the luma planes),
-// vmaf_adm_masked.comp at scales 1..3 beside the previous scale's masked
-// sums. The includer defines, before the include:
-//   WAVELET_SCALE                  the scale, a constant (0..3)
-//   WAVELET_BPC                    the luma bit depth (read at scale 0 only)
+// The includer defines, before the include:
+//   WAVELET_SCALE                  the scale, a constant (1..3)
 //   WAVELET_LO (r, c), WAVELET_HI (r, c)
 //                                  shared ints, [WAVELET_ROWS][WAVELET_SPAN] each
 //   int wavelet_sample (bool dis, int y, int x)
@@ -21,28 +19,17 @@
 //                                  outputs j, j + 1 of row i (j + 1 may be past the band)
 // and needs vmaf_adm_common.glsl.
 
+#include "vmaf_adm_db2.glsl"
+
 #define WAVELET_TILE 32 // outputs per row
 #define WAVELET_ROWS 15 // output rows
 #define WAVELET_SPAN (2 * WAVELET_TILE + 2)
 #define WAVELET_THREADS 256
 #define WAVELET_ROUNDS 4 // of the vertical pass: ROWS * SPAN / THREADS, rounded up
 
-const int LO[4] = int[4] (15826, 27411, 7345, -4240);
-const int HI[4] = int[4] (-4240, -7345, 27411, -15826);
-const int LO_SUM = 46342;
-
-// Index of virtual position x (2i - 1 + k) in 0 .. n - 1. Positions past a
-// tile's last real output clamp into the band (their results are unused).
-int mirror (int x, int n)
-{
-  x = x < 0 ? -x : x;
-  x = x >= n ? 2 * n - x - 1 : x;
-  return clamp (x, 0, n - 1);
-}
-
-// libvmaf's roundings of scales 1..3: vertical none at scale 1, else 16
-// bits; horizontal 15 bits at scales 1 and 3, else 16. (Computed, not read
-// from constant arrays: glslang folds those into invalid SPIR-V.)
+// libvmaf's roundings: vertical none at scale 1, else 16 bits; horizontal
+// 15 bits at scales 1 and 3, else 16. (Computed, not read from constant
+// arrays: glslang folds those into invalid SPIR-V.)
 const uint SHIFT_V = WAVELET_SCALE == 1u ? 0u : 16u;
 const uint SHIFT_H = (WAVELET_SCALE & 1u) == 1u ? 15u : 16u;
 
@@ -50,10 +37,6 @@ int horizontal (int s0, int s1, int s2, int s3, const bool lowpass)
 {
   const int c0 = lowpass ? LO[0] : HI[0], c1 = lowpass ? LO[1] : HI[1];
   const int c2 = lowpass ? LO[2] : HI[2], c3 = lowpass ? LO[3] : HI[3];
-  if (WAVELET_SCALE == 0u) {
-    // int16 inputs: the sum fits 32 bits.
-    return sext16 ((c0 * s0 + c1 * s1 + c2 * s2 + c3 * s3 + 32768) >> 16);
-  }
   uvec2 acc = add64 (add64 (smul64 (c0, s0), smul64 (c1, s1)),
       add64 (smul64 (c2, s2), smul64 (c3, s3)));
   acc = add64 (acc, uvec2 (half_of (SHIFT_H), 0u));
@@ -82,25 +65,13 @@ void wavelet_tile (bool dis, uint t, int i0, int j0, int in_w, int in_h, int out
       break;
     const int r = e / WAVELET_SPAN, c = e % WAVELET_SPAN;
     int s[4] = s4[rd];
-    if (WAVELET_SCALE == 0u) {
-      // Samples centred on zero: minus half the range times the low-pass
-      // sum (the high-pass sum is zero). 16-bit input wraps 32 bits on the
-      // way; the result fits.
-      const uint bpc = WAVELET_BPC;
-      const int mid = 1 << (bpc - 1u);
-      const int sl = LO[0] * s[0] + LO[1] * s[1] + LO[2] * s[2] + LO[3] * s[3];
-      const int sh = HI[0] * s[0] + HI[1] * s[1] + HI[2] * s[2] + HI[3] * s[3];
-      WAVELET_LO (r, c) = sext16 ((sl - LO_SUM * mid + mid) >> bpc);
-      WAVELET_HI (r, c) = sext16 ((sh + mid) >> bpc);
-    } else {
-      uvec2 sl = add64 (add64 (smul64 (LO[0], s[0]), smul64 (LO[1], s[1])),
-          add64 (smul64 (LO[2], s[2]), smul64 (LO[3], s[3])));
-      uvec2 sh = add64 (add64 (smul64 (HI[0], s[0]), smul64 (HI[1], s[1])),
-          add64 (smul64 (HI[2], s[2]), smul64 (HI[3], s[3])));
-      const uvec2 add = uvec2 (half_of (SHIFT_V), 0u);
-      WAVELET_LO (r, c) = int (sar64 (add64 (sl, add), SHIFT_V).x);
-      WAVELET_HI (r, c) = int (sar64 (add64 (sh, add), SHIFT_V).x);
-    }
+    uvec2 sl = add64 (add64 (smul64 (LO[0], s[0]), smul64 (LO[1], s[1])),
+        add64 (smul64 (LO[2], s[2]), smul64 (LO[3], s[3])));
+    uvec2 sh = add64 (add64 (smul64 (HI[0], s[0]), smul64 (HI[1], s[1])),
+        add64 (smul64 (HI[2], s[2]), smul64 (HI[3], s[3])));
+    const uvec2 add = uvec2 (half_of (SHIFT_V), 0u);
+    WAVELET_LO (r, c) = int (sar64 (add64 (sl, add), SHIFT_V).x);
+    WAVELET_HI (r, c) = int (sar64 (add64 (sh, add), SHIFT_V).x);
   }
   barrier ();
 

@@ -43,7 +43,8 @@ struct RowsPush {
   uint32_t result_base;
 };
 
-const uint32_t kDwtTileW = 32, kDwtTileH = 15;  /* vmaf_adm_wavelet.glsl */
+const uint32_t kDwt0TileW = 124, kDwt0TileH = 16; /* vmaf_adm_dwt.comp */
+const uint32_t kDwtTileW = 32, kDwtTileH = 15;   /* vmaf_adm_wavelet.glsl, scales 1..3 */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
 const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
@@ -225,8 +226,8 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
     const DwtPush dp = { f.width, f.height, (uint32_t) g0.w, (uint32_t) g0.h, f.layout.bpc,
       f.ref.offset, f.dist.offset, f.ref.stride, f.dist.stride, ref_bands_[0], dis_bands_[0],
       f.slot, kResultWords };
-    return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwtTileW - 1) / kDwtTileW,
-        (g0.h + kDwtTileH - 1) / kDwtTileH, 2, error);
+    return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwt0TileW - 1) / kDwt0TileW,
+        (g0.h + kDwt0TileH - 1) / kDwt0TileH, 2, error);
   }
   if (k <= 4) {
     /* Scale s's masked sums and the next scale's wavelet step
@@ -274,6 +275,24 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
 void VkAdmKernel::end (VkExec *exec)
 {
   exec->barrier (frame_.results, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+size_t VkAdmKernel::scale0_bands_bytes () const
+{
+  return (size_t) 8 * band_stride (geom_[0], 0) * geom_[0].h * 4;
+}
+
+void VkAdmKernel::copy_scale0_bands (VkExec *exec, GstVulkanBufferMemory *dst)
+{
+  /* The stages' barriers are global: the scratch memory's own state is
+   * not tracked. */
+  exec->global_barrier (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  /* The distorted picture's bands follow the reference's. */
+  exec->copy ((GstVulkanBufferMemory *) scratch_, (VkDeviceSize) ref_bands_[0] * 4, dst, 0,
+      scale0_bands_bytes ());
+  exec->barrier (dst, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
 void VkAdmKernel::read_accum (const uint32_t *w, AdmAccum *accum)

@@ -62,6 +62,14 @@ class VkAdmKernel : public VkStaged {
   bool record_stage (VkExec *exec, unsigned k, GError **error) override;
   void end (VkExec *exec);
 
+  /* For tests of scale 0's wavelet step: after a frame's stages, records
+   * the copy of that step's bands a, h, v, d of the reference, then of the
+   * distorted picture (16-bit pairs, rows of (w + 1) / 2 words for bands w
+   * samples wide), scale0_bands_bytes () bytes, to the start of `dst`, and
+   * makes it visible to the host. */
+  void copy_scale0_bands (VkExec *exec, GstVulkanBufferMemory *dst);
+  size_t scale0_bands_bytes () const;
+
   /* The sums of one slot, from its mapped words. */
   static void read_accum (const uint32_t *slot_words, AdmAccum *accum);
 

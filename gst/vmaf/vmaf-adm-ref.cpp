@@ -539,6 +539,29 @@ bool adm_angle_flag_int (int64_t ot_dp, int64_t o_mag_sq, int64_t t_mag_sq)
   return ge_scaled ((unsigned __int128) a.m * a.m, 2 * a.e, p, pe);
 }
 
+namespace {
+
+/* Sample (y, x) of a luma plane. */
+auto luma (const AdmPlane &p, unsigned bpc)
+{
+  return [p, bpc] (int y, int x) -> int32_t {
+    const uint8_t *row = (const uint8_t *) p.data + (size_t) y * p.stride;
+    return bpc == 8 ? row[x] : ((const uint16_t *) row)[x];
+  };
+}
+
+} // namespace
+
+void adm_wavelet0 (const AdmPlane &in, unsigned width, unsigned height, unsigned bpc,
+    std::vector<int16_t> bands[4])
+{
+  Bands b;
+  dwt_step (luma (in, bpc), (int) width, (int) height, 0, bpc, &b);
+  const std::vector<int32_t> *src[4] = { &b.a, &b.h, &b.v, &b.d };
+  for (int k = 0; k < 4; k++)
+    bands[k].assign (src[k]->begin (), src[k]->end ());
+}
+
 void adm_accumulate (const AdmPlane &ref, const AdmPlane &dist, unsigned width, unsigned height,
     unsigned bpc, const AdmParams &params, AdmAccum *accum)
 {
@@ -552,14 +575,8 @@ void adm_accumulate (const AdmPlane &ref, const AdmPlane &dist, unsigned width, 
     const int n_w = s == 0 ? (int) width : geom[s - 1].w;
     const int n_h = s == 0 ? (int) height : geom[s - 1].h;
     if (s == 0) {
-      auto plane = [bpc] (const AdmPlane &p) {
-        return [p, bpc] (int y, int x) -> int32_t {
-          const uint8_t *row = (const uint8_t *) p.data + (size_t) y * p.stride;
-          return bpc == 8 ? row[x] : ((const uint16_t *) row)[x];
-        };
-      };
-      dwt_step (plane (ref), n_w, n_h, 0, bpc, &rb);
-      dwt_step (plane (dist), n_w, n_h, 0, bpc, &db);
+      dwt_step (luma (ref, bpc), n_w, n_h, 0, bpc, &rb);
+      dwt_step (luma (dist, bpc), n_w, n_h, 0, bpc, &db);
     } else {
       /* The approximation band of the previous scale is the input. */
       const std::vector<int32_t> ra = rb.a, da = db.a;

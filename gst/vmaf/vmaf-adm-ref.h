@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include <string>
+#include <vector>
 
 namespace gpc {
 
@@ -99,6 +100,12 @@ struct AdmPlane {
 /* The integer part of the feature: sums of one frame pair. bpc 8..16. */
 void adm_accumulate (const AdmPlane &ref, const AdmPlane &dist, unsigned width,
     unsigned height, unsigned bpc, const AdmParams &params, AdmAccum *accum);
+
+/* Scale 0's wavelet step alone: bands a, h, v, d of one luma plane
+ * ((width + 1) / 2 x (height + 1) / 2 each, rows packed), for tests of the
+ * GPU's step. */
+void adm_wavelet0 (const AdmPlane &in, unsigned width, unsigned height, unsigned bpc,
+    std::vector<int16_t> bands[4]);
 
 /* libvmaf's floating-point tail: per-scale numerators and denominators and
  * the scores. */

@@ -29,6 +29,18 @@ namespace {
 /* Two result slots; the kernel writes the second, the first must stay. */
 const uint32_t kSlots = 2;
 
+/* Every luma packing, at the depths GStreamer's formats use. */
+const gpc::LumaLayout kLayouts[] = {
+  { gpc::LUMA_U8, 8, 0, 0 },
+  { gpc::LUMA_U16LE, 10, 0, 0 },
+  { gpc::LUMA_U16LE, 12, 0, 0 },
+  { gpc::LUMA_U16LE, 16, 0, 0 },
+  { gpc::LUMA_U16LE, 10, 6, 0 }, /* P010 */
+  { gpc::LUMA_U16BE, 12, 0, 0 },
+  { gpc::LUMA_10LE32, 10, 0, 0 },
+  { gpc::LUMA_10LE40, 10, 0, 0 },
+};
+
 /* A plane in its own host-visible storage buffer, `offset` bytes in. */
 GstMemory *upload (GpcVkTestDevice &dev, const std::vector<uint16_t> &samples, unsigned w,
     unsigned h, const gpc::LumaLayout &l, uint32_t offset, uint32_t stride)
@@ -46,9 +58,11 @@ GstMemory *upload (GpcVkTestDevice &dev, const std::vector<uint16_t> &samples, u
   return mem;
 }
 
+/* The sums, and with bands0 scale 0's bands (VkAdmKernel::copy_scale0_bands). */
 void gpu_accum (GpcVkTestDevice &dev, gpc::VkAdmKernel *kernel,
     const std::vector<uint16_t> &ref, const std::vector<uint16_t> &dis, unsigned w, unsigned h,
-    const gpc::LumaLayout &l, uint32_t pad, gpc::AdmAccum *accum)
+    const gpc::LumaLayout &l, uint32_t pad, gpc::AdmAccum *accum,
+    std::vector<uint32_t> *bands0 = nullptr)
 {
   const uint32_t stride = (uint32_t) ((gpc::luma_row_bytes (l, w) + pad + 3) & ~(size_t) 3);
   const uint32_t offset = 4 * (pad % 5);
@@ -72,6 +86,12 @@ void gpu_accum (GpcVkTestDevice &dev, gpc::VkAdmKernel *kernel,
   const gpc::MotionPlane dp = { (GstVulkanBufferMemory *) dm, 0, stride };
   fail_unless (kernel->record (exec, rp, dp, (GstVulkanBufferMemory *) results, 1, w, h, l, &err),
       "%s", err ? err->message : "?");
+  GstMemory *bm = nullptr;
+  if (bands0) {
+    bm = gpc::vk_storage_alloc (dev.device, kernel->scale0_bands_bytes (), true, &err);
+    fail_unless (bm != nullptr, "%s", err ? err->message : "?");
+    kernel->copy_scale0_bands (exec, (GstVulkanBufferMemory *) bm);
+  }
   GstVulkanFence *fence = exec->submit (&err);
   fail_unless (fence && exec->wait (fence, 600 * GST_SECOND, &err), "%s",
       err ? err->message : "?");
@@ -82,6 +102,13 @@ void gpu_accum (GpcVkTestDevice &dev, gpc::VkAdmKernel *kernel,
   gpc::VkAdmKernel::read_accum (words + gpc::VkAdmKernel::kResultWords, accum);
   gst_memory_unmap (results, &map);
   gst_memory_unref (results);
+  if (bm) {
+    fail_unless (gst_memory_map (bm, &map, GST_MAP_READ));
+    bands0->resize (map.size / 4);
+    memcpy (bands0->data (), map.data, bands0->size () * 4);
+    gst_memory_unmap (bm, &map);
+    gst_memory_unref (bm);
+  }
   gst_memory_unref (rm);
   gst_memory_unref (dm);
   exec->wait_idle ();
@@ -99,20 +126,50 @@ void expect_equal (const gpc::AdmAccum &gpu, const gpc::AdmAccum &cpu, const cha
   }
 }
 
+/* Samples as the CPU reference takes them: bytes at 8 bits (in *b8). */
+gpc::AdmPlane cpu_plane (const std::vector<uint16_t> &s, unsigned w, unsigned bpc,
+    std::vector<uint8_t> *b8)
+{
+  if (bpc != 8)
+    return { s.data (), (size_t) w * 2 };
+  b8->assign (s.begin (), s.end ());
+  return { b8->data (), w };
+}
+
 gpc::AdmAccum cpu_accum (const std::vector<uint16_t> &ref, const std::vector<uint16_t> &dis,
     unsigned w, unsigned h, unsigned bpc, const gpc::AdmParams &params)
 {
   gpc::AdmAccum acc;
   std::vector<uint8_t> r8, d8;
-  gpc::AdmPlane rp = { ref.data (), (size_t) w * 2 }, dp = { dis.data (), (size_t) w * 2 };
-  if (bpc == 8) {
-    r8.assign (ref.begin (), ref.end ());
-    d8.assign (dis.begin (), dis.end ());
-    rp = { r8.data (), w };
-    dp = { d8.data (), w };
-  }
-  gpc::adm_accumulate (rp, dp, w, h, bpc, params, &acc);
+  gpc::adm_accumulate (cpu_plane (ref, w, bpc, &r8), cpu_plane (dis, w, bpc, &d8), w, h, bpc,
+      params, &acc);
   return acc;
+}
+
+/* Scale 0's bands from the GPU (gpu_accum's bands0) against the CPU
+ * reference's, every sample: the sums cover only the bands' inner regions,
+ * their edges reach them through the coarser scales at small sizes only. */
+void expect_scale0_bands (const std::vector<uint32_t> &gpu, const std::vector<uint16_t> &ref,
+    const std::vector<uint16_t> &dis, unsigned w, unsigned h, unsigned bpc, const char *what)
+{
+  const unsigned bw = (w + 1) / 2, bh = (h + 1) / 2, stride = (bw + 1) / 2;
+  fail_unless (gpu.size () == (size_t) 8 * stride * bh, "%s: %zu band words", what, gpu.size ());
+  const std::vector<uint16_t> *pics[2] = { &ref, &dis };
+  for (int p = 0; p < 2; p++) {
+    std::vector<uint8_t> b8;
+    std::vector<int16_t> bands[4];
+    gpc::adm_wavelet0 (cpu_plane (*pics[p], w, bpc, &b8), w, h, bpc, bands);
+    for (int b = 0; b < 4; b++) {
+      for (unsigned i = 0; i < bh; i++) {
+        for (unsigned j = 0; j < bw; j++) {
+          const uint32_t word = gpu[((size_t) (p * 4 + b) * bh + i) * stride + j / 2];
+          const int16_t g = (int16_t) (word >> (j & 1) * 16), c = bands[b][(size_t) i * bw + j];
+          fail_unless (g == c, "%s: %s band %c (%u, %u) GPU %d CPU %d", what,
+              p ? "distorted" : "reference", "ahvd"[b], i, j, g, c);
+        }
+      }
+    }
+  }
 }
 
 /* Content with structure at several scales. */
@@ -199,23 +256,13 @@ GST_START_TEST (random_pictures)
   far.enhn_gain_limit = 4.0;
   gpc::VkAdmKernel *kernels[3] = { make_kernel (dev, gpc::AdmParams ()), make_kernel (dev, neg),
     make_kernel (dev, far) };
-  static const gpc::LumaLayout layouts[] = {
-    { gpc::LUMA_U8, 8, 0, 0 },
-    { gpc::LUMA_U16LE, 10, 0, 0 },
-    { gpc::LUMA_U16LE, 12, 0, 0 },
-    { gpc::LUMA_U16LE, 16, 0, 0 },
-    { gpc::LUMA_U16LE, 10, 6, 0 }, /* P010 */
-    { gpc::LUMA_U16BE, 12, 0, 0 },
-    { gpc::LUMA_10LE32, 10, 0, 0 },
-    { gpc::LUMA_10LE40, 10, 0, 0 },
-  };
   const int cases = 24;
   for (int c = 0; c < cases; c++) {
     /* Case 1: full-range 16-bit blocks against their inverse, the largest
      * coefficients of opposite sign (int32 wrap-around at scales 1..3). */
     const bool extreme = c == 1;
     const gpc::LumaLayout &l =
-        layouts[extreme ? 3 : rng.range (0, G_N_ELEMENTS (layouts) - 1)];
+        kLayouts[extreme ? 3 : rng.range (0, G_N_ELEMENTS (kLayouts) - 1)];
     const bool large = c == 0;
     const unsigned w = large ? 640 : (unsigned) rng.range (gpc::kAdmMinSize, 200);
     const unsigned h = large ? 360 : (unsigned) rng.range (gpc::kAdmMinSize, 160);
@@ -223,17 +270,55 @@ GST_START_TEST (random_pictures)
     const std::vector<uint16_t> ref = make_picture (rng, w, h, l.bpc, extreme ? 3 : -1);
     const std::vector<uint16_t> dis = distort (rng, ref, w, h, l.bpc, extreme ? 4 : -1);
     gpc::AdmAccum gpu;
-    gpu_accum (dev, kernels[ki], ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu);
+    std::vector<uint32_t> bands0;
+    gpu_accum (dev, kernels[ki], ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu, &bands0);
     const gpc::AdmAccum cpu = cpu_accum (ref, dis, w, h, l.bpc, kernels[ki]->params ());
     char what[128];
     snprintf (what, sizeof what, "case %d: %ux%u %u-bit packing %u, options %d", c, w, h, l.bpc,
         (unsigned) l.packing, ki);
     expect_equal (gpu, cpu, what);
+    expect_scale0_bands (bands0, ref, dis, w, h, l.bpc, what);
     gpc_vk_test_check_validation ();
   }
   printf ("%d random picture pairs equal\n", cases);
   for (gpc::VkAdmKernel *k : kernels)
     delete k;
+}
+GST_END_TEST;
+
+/* Scale 0's wavelet step (vmaf_adm_dwt.comp) reads four columns at a time,
+ * whole words inside the picture, per sample at its edges, in tiles of
+ * 124 x 16 outputs: widths of every remainder mod 4, with a last tile of one
+ * or two output columns and one or 17 output rows, in every packing, its
+ * bands compared sample by sample. */
+GST_START_TEST (scale0_tile_edges)
+{
+  GpcVkTestDevice dev;
+  gpc_test::Rng rng = gpc_test::rng ("adm-tile-edges");
+  gpc::VkAdmKernel *kernel = make_kernel (dev, gpc::AdmParams ());
+  static const unsigned widths[] = { 248, 249, 250, 499 };
+  static const unsigned heights[] = { 33, 34, 64, 65 };
+  int cases = 0;
+  for (unsigned li = 0; li < G_N_ELEMENTS (kLayouts); li++) {
+    const gpc::LumaLayout &l = kLayouts[li];
+    for (unsigned k = 0; k < G_N_ELEMENTS (widths); k++) {
+      const unsigned w = widths[k], h = heights[(k + li) % G_N_ELEMENTS (heights)];
+      const std::vector<uint16_t> ref = make_picture (rng, w, h, l.bpc);
+      const std::vector<uint16_t> dis = distort (rng, ref, w, h, l.bpc);
+      gpc::AdmAccum gpu;
+      std::vector<uint32_t> bands0;
+      gpu_accum (dev, kernel, ref, dis, w, h, l, (uint32_t) rng.range (0, 40), &gpu, &bands0);
+      const gpc::AdmAccum cpu = cpu_accum (ref, dis, w, h, l.bpc, kernel->params ());
+      char what[128];
+      snprintf (what, sizeof what, "%ux%u %u-bit packing %u", w, h, l.bpc, (unsigned) l.packing);
+      expect_equal (gpu, cpu, what);
+      expect_scale0_bands (bands0, ref, dis, w, h, l.bpc, what);
+      gpc_vk_test_check_validation ();
+      cases++;
+    }
+  }
+  printf ("%d tile edge picture pairs equal\n", cases);
+  delete kernel;
 }
 GST_END_TEST;
 
@@ -305,6 +390,7 @@ main (int argc, char **argv)
 {
   return gpc_vk_test_main (&argc, &argv, "vmaf-adm-gpu", {
         GPC_CHECK_TEST (random_pictures),
+        GPC_CHECK_TEST (scale0_tile_edges),
         GPC_CHECK_TEST (clips_match_cpu_and_libvmaf),
         GPC_CHECK_TEST (refused_options) }, 1800);
 }
