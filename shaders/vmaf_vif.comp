@@ -6,14 +6,21 @@
 // integer sums, and (scales 0..2) the next scale's pictures, low-passed and
 // decimated.
 //
-// A workgroup covers a strip of STRIP tiles of TILE_W x TILE_H down the
-// scale. For each tile it has the tile's rows with an R-sample mirrored halo
-// (R = 8, 4, 2, 1) in shared memory (the first tile loads them; the next
-// ones keep the rows they share with the previous and load TILE_H new
-// ones), filters vertically (means and second moments of both pictures and
-// their product) into shared memory, then horizontally and turns each pixel
+// A workgroup covers a strip of STRIP tiles of TILE_W x TILE_H, each
+// filtered vertically (means and second moments of both pictures and their
+// product, over the tile's columns and an R-sample mirrored halo each side,
+// R = 8, 4, 2, 1) into shared memory, then horizontally, each pixel turned
 // into its contribution. The decimation filter (radius R / 2) runs on the
-// same tile.
+// same tile. The strip goes one of two ways:
+// - down the scale (ALONG_ROWS false): shared memory holds the tile's rows
+//   with their halo, all TILE_W + 2R columns; the next tile keeps the 2R
+//   rows it shares with the previous and loads TILE_H new ones, and filters
+//   all its columns vertically again;
+// - along a row (ALONG_ROWS true): the vertical results of the 2R columns a
+//   tile shares with the previous one (and the decimation's) are kept,
+//   moved left, so the next tile loads its TILE_W new columns only (TILE_H
+//   + 2R rows) and filters only those vertically; the strip's first tile
+//   filters its left halo first, as if kept from a tile before it.
 // In both filter passes an invocation owns KV (KH) neighbouring outputs, so
 // that the products and split parts of an input can be formed once for
 // several taps (a tuning choice of the kernel).
@@ -59,14 +66,17 @@ layout (constant_id = 8) const int KV = 1;
 layout (constant_id = 9) const int KH = 1;
 // The tail dispatch of the scale (see above).
 layout (constant_id = 10) const bool TAIL = false;
-// Tiles down a workgroup's strip: the window of input rows slides down, so
-// that each row is loaded once, not with every tile's halo.
+// Tiles in a workgroup's strip: the window of input slides (down the
+// scale or along a row), so that each input sample is loaded once, not
+// with every tile's halo.
 layout (constant_id = 11) const int STRIP = 1;
 // Symmetric taps added before their multiply (vertical_sym).
 layout (constant_id = 12) const bool SYM = false;
 // Moments summed as (high part, wrapped full term) rather than (high part,
 // low part): bit 0 in the vertical pass, bit 1 in the horizontal.
 layout (constant_id = 13) const uint WRAP = 0u;
+// The strip's direction (see above): along a row rather than down.
+layout (constant_id = 14) const bool ALONG_ROWS = false;
 // Workgroups of the tail dispatch.
 const uint TAIL_GROUPS = 32u;
 
@@ -74,6 +84,9 @@ const int R = 8 >> SCALE;       // filter radius of this scale
 const int RD = 4 >> SCALE;      // radius of the next scale's filter
 const int TW = TILE_W + 2 * R;  // tile width with halo
 const int TH = TILE_H + 2 * R;
+// Columns of input rows held: the tile's with their halo, or along a row
+// a tile's new columns (or the first tile's left halo).
+const int IN_W = ALONG_ROWS ? (TILE_W > 2 * R ? TILE_W : 2 * R) : TW;
 
 #include "motion_luma_fetch.glsl"
 
@@ -112,7 +125,7 @@ layout (push_constant) uniform Params {
   uint list_offset;  // words, in Exact
   uint list_cap;     // entries
   uint queue_offset; // words, in Exact (one per strip of the scale)
-  uint tiles_x;      // tiles (strips) per row of the scale
+  uint tiles_x;      // strips per row of the scale
 } pc;
 
 #include "vmaf_vif_gain.glsl"
@@ -134,10 +147,15 @@ uint coef (int s, int k)
   return F3[k];
 }
 
-shared uint tile[TH][TW];       // reference | distorted << 16
+shared uint tile[TH][IN_W];     // reference | distorted << 16
 // Vertical results: means (packed as the tile), xx, yy, xy; one 16-byte
 // load per tap in the horizontal pass.
 shared uvec4 vres[TILE_H][TW];
+// Along a row: the decimation's vertical results (means of the even rows,
+// packed as the tile), kept across tiles as vres is. Down the scale they
+// replace vres[].x once the tile's pixels are done.
+const int DEC_H = ALONG_ROWS ? TILE_H / 2 : 1;
+shared uint dres[DEC_H][ALONG_ROWS ? TW : 1];
 shared uint tile_sums[8];
 // (sigma1_sq, sigma2_sq, sigma12) of the pixels left to the exact emulation;
 // a strip with more is queued whole (kGroupList in vkvifkernel.cpp).
@@ -204,15 +222,16 @@ void pixel (uint mu1, uint mu2, uint xx, uint yy, uint xy, VifLimit lim, inout u
   }
 }
 
-// Rows `first` .. TH - 1 of the tile at (x0, y0) with its halo, both
-// pictures in one word per sample.
-void load_rows (int x0, int y0, int first, int w, int h)
+// Rows `first` .. TH - 1 and columns col0 .. col0 + cols - 1 of the tile
+// at (x0, y0) with its halo (column 0 is x0 - R), both pictures in one
+// word per sample, into tile[][0 .. cols - 1].
+void load_input (int x0, int y0, int first, int col0, int cols, int w, int h)
 {
   const int t = int (gl_LocalInvocationIndex);
-  for (int i = t; i < (TH - first) * TW; i += NTHREADS) {
-    const int ty = first + i / TW, tx = i % TW;
+  for (int i = t; i < (TH - first) * cols; i += NTHREADS) {
+    const int ty = first + i / cols, tx = i % cols;
     const uint gy = uint (mirror (y0 + ty - R, h));
-    const uint gx = uint (mirror (x0 + tx - R, w));
+    const uint gx = uint (mirror (x0 + col0 + tx - R, w));
     uint v;
     if (SCALE == 0) {
       v = uint (ref_fetch (pc.ref_offset + gy * pc.ref_stride, gx)) |
@@ -227,7 +246,7 @@ void load_rows (int x0, int y0, int first, int w, int h)
 // The window moved down TILE_H rows, to the tile at (x0, y0): the rows the
 // tiles share move up (in steps no longer than the move, so that no row is
 // overwritten before it is read), then the new rows are loaded.
-void slide_tile (int x0, int y0, int w, int h)
+void slide_down (int x0, int y0, int w, int h)
 {
   const int t = int (gl_LocalInvocationIndex);
   const int KEEP = TH - TILE_H;
@@ -237,7 +256,27 @@ void slide_tile (int x0, int y0, int w, int h)
       tile[p + i / TW][i % TW] = tile[p + TILE_H + i / TW][i % TW];
     barrier ();
   }
-  load_rows (x0, y0, KEEP, w, h);
+  load_input (x0, y0, KEEP, 0, TW, w, h);
+}
+
+// The window moved right TILE_W columns: the vertical results of the 2R
+// columns the tiles share move left (in steps no longer than the move, as
+// in slide_down), with the decimation's.
+void slide_along ()
+{
+  const int t = int (gl_LocalInvocationIndex);
+  const int KEEP = 2 * R;
+  for (int p = 0; p < KEEP; p += TILE_W) {
+    const int n = min (TILE_W, KEEP - p);
+    for (int i = t; i < TILE_H * n; i += NTHREADS)
+      vres[i / n][p + i % n] = vres[i / n][p + TILE_W + i % n];
+    if (SCALE < 3) {
+      for (int i = t; i < DEC_H * n; i += NTHREADS)
+        dres[i / n][p + i % n] = dres[i / n][p + TILE_W + i % n];
+    }
+    if (p + TILE_W < KEEP)
+      barrier ();
+  }
 }
 
 // Scale 0 brings means from bpc to 16 bits and moments from 2 bpc to 32
@@ -280,14 +319,14 @@ uvec4 vertical_result (uint s[8])
 // The filters are symmetric: with SYM and one output per invocation, the
 // terms of inputs k and 2R - k are added before their one multiply (the
 // sums stay exact: the pair's sum is no larger than the total).
-void vertical_sym (int r0, int c)
+void vertical_sym (int r0, int ci, int c)
 {
   uint sums[8] = uint[8] (0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
   [[unroll]] for (int k = 0; k <= R; k++) {
     uint ta[8], tb[8];
-    vterms (tile[r0 + k][c], ta);
+    vterms (tile[r0 + k][ci], ta);
     if (k < R) {
-      vterms (tile[r0 + 2 * R - k][c], tb);
+      vterms (tile[r0 + 2 * R - k][ci], tb);
       [[unroll]] for (int q = 0; q < 8; q++)
         ta[q] += tb[q];
     }
@@ -302,19 +341,19 @@ void vertical_sym (int r0, int c)
 // centre out, step d adds the pairs (R - d, R + d) of the first output and
 // (R + 1 - d, R + 1 + d) of the second, so that each input's terms are
 // formed once and held for two steps only.
-void vertical_sym2 (int r0, int c)
+void vertical_sym2 (int r0, int ci, int c)
 {
   uint s0[8], s1[8], pl[8], pr[8], nl[8], nr[8];
-  vterms (tile[r0 + R][c], pl);
-  vterms (tile[r0 + R + 1][c], pr);
+  vterms (tile[r0 + R][ci], pl);
+  vterms (tile[r0 + R + 1][ci], pr);
   const uint fc = coef (SCALE, R);
   [[unroll]] for (int q = 0; q < 8; q++) {
     s0[q] = fc * pl[q];
     s1[q] = fc * pr[q];
   }
   [[unroll]] for (int d = 1; d <= R; d++) {
-    vterms (tile[r0 + R - d][c], nl);
-    vterms (tile[r0 + R + 1 + d][c], nr);
+    vterms (tile[r0 + R - d][ci], nl);
+    vterms (tile[r0 + R + 1 + d][ci], nr);
     const uint f = coef (SCALE, R - d);
     [[unroll]] for (int q = 0; q < 8; q++) {
       s0[q] += f * (nl[q] + pr[q]);
@@ -327,20 +366,37 @@ void vertical_sym2 (int r0, int c)
   vres[r0 + 1][c] = vertical_result (s1);
 }
 
-// Vertical pass of the tile's `rows` first rows into vres.
-void vertical_pass (int rows)
+// The next scale's filter down input column ci, at the tile's row 2 r:
+// both means, packed as the tile.
+uint dec_vertical (int r, int ci)
+{
+  const uint mr = 1u << (MEAN_SHIFT - 1u);
+  uint a1 = 0u, a2 = 0u;
+  [[unroll]] for (int k = 0; k <= 2 * RD; k++) {
+    const uint f = coef (SCALE + 1, k);
+    const uint v = tile[2 * r + R - RD + k][ci];
+    a1 += f * (v & 0xffffu);
+    a2 += f * (v >> 16);
+  }
+  return ((a1 + mr) >> MEAN_SHIFT) | (((a2 + mr) >> MEAN_SHIFT) << 16);
+}
+
+// Vertical pass of the tile's `rows` first rows from the `cols` input
+// columns held into vres columns col0 .., and with `dec` (along a row) the
+// decimation's into dres.
+void vertical_pass (int rows, int col0, int cols, bool dec)
 {
   const int t = int (gl_LocalInvocationIndex);
-  for (int i = t; i < (TILE_H / KV) * TW; i += NTHREADS) {
-    const int c = i % TW, r0 = (i / TW) * KV;
+  for (int i = t; i < (TILE_H / KV) * cols; i += NTHREADS) {
+    const int ci = i % cols, c = col0 + ci, r0 = (i / cols) * KV;
     if (r0 >= rows)
       continue;
     if (SYM && KV == 1) {
-      vertical_sym (r0, c);
+      vertical_sym (r0, ci, c);
       continue;
     }
     if (SYM && KV == 2) {
-      vertical_sym2 (r0, c);
+      vertical_sym2 (r0, ci, c);
       continue;
     }
     // Per output row, the sums of the terms (vterms).
@@ -350,7 +406,7 @@ void vertical_pass (int rows)
         sums[q][o] = 0u;
     [[unroll]] for (int j = 0; j < KV + 2 * R; j++) {
       uint term[8];
-      vterms (tile[r0 + j][c], term);
+      vterms (tile[r0 + j][ci], term);
       [[unroll]] for (int o = 0; o < KV; o++) {
         const int k = j - o;
         if (k < 0 || k > 2 * R)
@@ -365,6 +421,13 @@ void vertical_pass (int rows)
       [[unroll]] for (int q = 0; q < 8; q++)
         s8[q] = sums[q][o];
       vres[r0 + o][c] = vertical_result (s8);
+    }
+  }
+  if (ALONG_ROWS && SCALE < 3 && dec) {
+    for (int i = t; i < DEC_H * cols; i += NTHREADS) {
+      const int ci = i % cols, r = i / cols;
+      if (2 * r < rows)
+        dres[r][col0 + ci] = dec_vertical (r, ci);
     }
   }
 }
@@ -460,27 +523,12 @@ void horizontal_pass (int rows, int cols, VifLimit lim, inout uvec2 acc[4])
 }
 
 // The next scale's pictures from the tile at (x0, y0): its even rows and
-// columns, low-passed with the next filter (vertical results in vres[].x,
-// then horizontal).
-void decimate (int x0, int y0, int rows, int w, int h)
+// columns, low-passed with the next filter, horizontally from the vertical
+// results (dres along a row, else vres[].x).
+void decimate_rows (int x0, int y0, int w, int h)
 {
   const int t = int (gl_LocalInvocationIndex);
-  const uint mr = 1u << (MEAN_SHIFT - 1u);
   const int dec_rows = TILE_H / 2;
-  for (int i = t; i < dec_rows * TW; i += NTHREADS) {
-    const int r = i / TW, c = i % TW;
-    if (2 * r >= rows)
-      continue;
-    uint a1 = 0u, a2 = 0u;
-    [[unroll]] for (int k = 0; k <= 2 * RD; k++) {
-      const uint f = coef (SCALE + 1, k);
-      const uint v = tile[2 * r + R - RD + k][c];
-      a1 += f * (v & 0xffffu);
-      a2 += f * (v >> 16);
-    }
-    vres[r][c].x = ((a1 + mr) >> MEAN_SHIFT) | (((a2 + mr) >> MEAN_SHIFT) << 16);
-  }
-  barrier ();
   const int nw = w / 2, nh = h / 2;
   const int dec_cols = TILE_W / 2;
   for (int i = t; i < dec_rows * dec_cols; i += NTHREADS) {
@@ -491,13 +539,28 @@ void decimate (int x0, int y0, int rows, int w, int h)
     uint a1 = 0u, a2 = 0u;
     [[unroll]] for (int k = 0; k <= 2 * RD; k++) {
       const uint f = coef (SCALE + 1, k);
-      const uint v = vres[r][2 * c + R - RD + k].x;
+      const int col = 2 * c + R - RD + k;
+      const uint v = ALONG_ROWS ? dres[r][col] : vres[r][col].x;
       a1 += f * (v & 0xffffu);
       a2 += f * (v >> 16);
     }
     next_words[pc.next_offset + uint (oy * nw + ox)] =
         ((a1 + 32768u) >> 16) | (((a2 + 32768u) >> 16) << 16);
   }
+}
+
+// Down the scale, the decimation's vertical results replace vres[].x once
+// the tile's pixels are done.
+void decimate (int x0, int y0, int rows, int w, int h)
+{
+  const int t = int (gl_LocalInvocationIndex);
+  for (int i = t; i < (TILE_H / 2) * TW; i += NTHREADS) {
+    const int r = i / TW, c = i % TW;
+    if (2 * r < rows)
+      vres[r][c].x = dec_vertical (r, c);
+  }
+  barrier ();
+  decimate_rows (x0, y0, w, h);
 }
 
 // The invocations' sums, then the frame's: 64-bit from 32-bit atomics, the
@@ -539,9 +602,9 @@ VifLimit push_limit ()
 shared uint list_base;
 shared bool list_fits;
 
-// The strip of STRIP tiles from (x0, ys): every pixel's terms into acc, and
-// with `dec` the next scale's pictures. Every invocation calls it.
-void filter_strip (int x0, int ys, int w, int h, VifLimit lim, const bool dec,
+// The strip of STRIP tiles down from (x0, ys): every pixel's terms into
+// acc, and with `dec` the next scale's pictures. Every invocation calls it.
+void filter_down (int x0, int ys, int w, int h, VifLimit lim, const bool dec,
     inout uvec2 acc[4])
 {
   const int cols = min (TILE_W, w - x0);
@@ -551,11 +614,11 @@ void filter_strip (int x0, int ys, int w, int h, VifLimit lim, const bool dec,
       break;
     const int rows = min (TILE_H, h - y0);
     if (c == 0)
-      load_rows (x0, y0, 0, w, h);
+      load_input (x0, y0, 0, 0, TW, w, h);
     else
-      slide_tile (x0, y0, w, h);
+      slide_down (x0, y0, w, h);
     barrier ();
-    vertical_pass (rows);
+    vertical_pass (rows, 0, TW, false);
     barrier ();
     horizontal_pass (rows, cols, lim, acc);
     if (dec && SCALE < 3) {
@@ -566,17 +629,54 @@ void filter_strip (int x0, int ys, int w, int h, VifLimit lim, const bool dec,
   }
 }
 
+// The same for the strip of STRIP tiles along a row from (xs, y0).
+void filter_along (int xs, int y0, int w, int h, VifLimit lim, const bool dec,
+    inout uvec2 acc[4])
+{
+  const int rows = min (TILE_H, h - y0);
+  const bool d = dec && SCALE < 3;
+  for (int c = 0; c < STRIP; c++) {
+    const int x0 = xs + c * TILE_W;
+    if (x0 >= w)
+      break;
+    if (c == 0) {
+      load_input (x0, y0, 0, 0, 2 * R, w, h);
+      barrier ();
+      vertical_pass (rows, 0, 2 * R, d);
+      barrier ();
+    } else {
+      slide_along ();
+    }
+    load_input (x0, y0, 0, 2 * R, TILE_W, w, h);
+    barrier ();
+    vertical_pass (rows, 2 * R, TILE_W, d);
+    barrier ();
+    horizontal_pass (rows, min (TILE_W, w - x0), lim, acc);
+    if (d)
+      decimate_rows (x0, y0, w, h);
+    barrier ();
+  }
+}
+
+// Strip (gx, gy) of the scale, from its first tile.
+void filter_strip (uint gx, uint gy, int w, int h, VifLimit lim, const bool dec,
+    inout uvec2 acc[4])
+{
+  if (ALONG_ROWS)
+    filter_along (int (gx) * TILE_W * STRIP, int (gy) * TILE_H, w, h, lim, dec, acc);
+  else
+    filter_down (int (gx) * TILE_W, int (gy) * TILE_H * STRIP, w, h, lim, dec, acc);
+}
+
 void main_pass ()
 {
   const int t = int (gl_LocalInvocationIndex);
   const int w = int (pc.width), h = int (pc.height);
-  const int x0 = int (gl_WorkGroupID.x) * TILE_W;
-  const int ys = int (gl_WorkGroupID.y) * TILE_H * STRIP;
 
   if (t == 0)
     exact_n = 0u;
   uvec2 acc[4] = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
-  filter_strip (x0, ys, w, h, push_limit (), true, acc);
+  filter_strip (gl_WorkGroupID.x, gl_WorkGroupID.y, w, h, push_limit (), true, acc);
 
   // The listed pixels into the scale's list, or the strip into its queue.
   const uint n = exact_n;
@@ -629,8 +729,7 @@ void tail_pass ()
   for (uint q = g; q < queued; q += TAIL_GROUPS) {
     const uint id = exact[pc.queue_offset + q];
     acc = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
-    filter_strip (int (id % pc.tiles_x) * TILE_W, int (id / pc.tiles_x) * TILE_H * STRIP, w, h,
-        lim, false, acc);
+    filter_strip (id % pc.tiles_x, id / pc.tiles_x, w, h, lim, false, acc);
     add_sums (acc);
   }
 }

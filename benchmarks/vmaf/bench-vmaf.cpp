@@ -20,7 +20,7 @@
  *              [--libvmaf-runner PATH] [--libvmaf-frames N] [--threads N]
  *              [--libvmaf-selftest N] [--no-pipeline] [--breakdown]
  *              [--vif-tile WxH] [--vif-block HxV] [--vif-threads N]
- *              [--vif-strip N] [--vif-sym 0|1] [--vif-wrap N]
+ *              [--vif-strip N] [--vif-sym 0|1] [--vif-wrap N] [--vif-slide MASK]
  *
  * --libvmaf-selftest N runs only the runner's CUDA self-test on each clip's
  * first N frames (vmaf-bench-libvmaf --cuda-selftest: libvmaf's device
@@ -424,6 +424,8 @@ main (int argc, char **argv)
       vif_options.symmetric = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--vif-wrap") && has)
       vif_options.wrap = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--vif-slide") && has)
+      vif_options.along_rows = atoi (argv[++i]);
     else {
       fprintf (stderr, "unknown argument %s (see the head of bench-vmaf.cpp)\n", argv[i]);
       return 2;

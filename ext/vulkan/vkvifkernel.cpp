@@ -55,15 +55,28 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
    * without either (and 532 us with wrapped sums alone). */
   k->symmetric_ = options.symmetric >= 0 ? options.symmetric != 0 : true;
   k->wrap_ = options.wrap >= 0 ? (uint32_t) options.wrap : 3;
+  if (options.along_rows > 15) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "VIF strips along the rows at scales %d: a mask of the 4 scales", options.along_rows);
+    delete k;
+    return nullptr;
+  }
+  k->along_rows_ = options.along_rows > 0 ? (uint32_t) options.along_rows : 0;
   /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples, 4 x tile_h x
    * (tile_w + 16) vertical results and 3 x 64 words of pixels left to the
    * exact emulation: 11 KiB at 32 x 8, within Vulkan's
    * guaranteed 16 KiB. Larger tiles have less halo, but on an H200 a 64 x 16
    * tile (42 KiB) runs scale 0 in 790 us per 2160p frame against 588 us at
-   * 32 x 8: fewer workgroups fit a multiprocessor. */
+   * 32 x 8: fewer workgroups fit a multiprocessor. Along a row the samples
+   * are (tile_h + 16) x max (tile_w, 16), and the decimation's vertical
+   * results tile_h / 2 x (tile_w + 16) more: 18.3 KiB at 32 x 16 (whose
+   * 16 rows make 256 pairs of vertical outputs per tile's new columns),
+   * 10.5 KiB at 32 x 8. */
   const uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
-  auto shared_words = [] (uint32_t tw, uint32_t th) {
-    return (th + 16) * (tw + 16) + 4 * th * (tw + 16) + 3 * kGroupList + 11;
+  auto shared_words = [] (bool along, uint32_t tw, uint32_t th) {
+    const uint32_t in = along ? (th + 16) * std::max (tw, 16u) : (th + 16) * (tw + 16);
+    const uint32_t dec = along ? th / 2 * (tw + 16) : 1;
+    return in + 4 * th * (tw + 16) + dec + 3 * kGroupList + 11;
   };
   /* 256 invocations where the device allows (Vulkan guarantees 128). */
   const VkPhysicalDeviceLimits &limits = device->physical_device->properties.limits;
@@ -81,9 +94,12 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   }
   k->tile_w_ = 32;
   k->tile_h_ = 8;
+  k->along_tile_h_ = shared_words (true, 32, 16) * 4 <= shared ? 16 : 8;
   if (options.tile_w && options.tile_h) {
+    const bool some_down = k->along_rows_ != 15, some_along = k->along_rows_ != 0;
     if ((options.tile_w | options.tile_h) & 1
-        || shared_words (options.tile_w, options.tile_h) * 4 > shared) {
+        || (some_down && shared_words (false, options.tile_w, options.tile_h) * 4 > shared)
+        || (some_along && shared_words (true, options.tile_w, options.tile_h) * 4 > shared)) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
           "VIF tile %ux%u: sides must be even and fit %u bytes of shared memory",
           options.tile_w, options.tile_h, shared);
@@ -91,7 +107,7 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
       return nullptr;
     }
     k->tile_w_ = options.tile_w;
-    k->tile_h_ = options.tile_h;
+    k->tile_h_ = k->along_tile_h_ = options.tile_h;
   }
   /* Two outputs down a column in the symmetric form: on an H200, 420 us
    * for scale 0 of a 2160p 10-bit frame against 426 us with one; two along
@@ -100,7 +116,7 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   k->block_h_ = options.block_h ? options.block_h : 1;
   for (uint32_t b : { k->block_v_, k->block_h_ }) {
     if ((b != 1 && b != 2 && b != 4 && b != 8) || k->tile_h_ % k->block_v_
-        || k->tile_w_ % k->block_h_) {
+        || k->along_tile_h_ % k->block_v_ || k->tile_w_ % k->block_h_) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
           "VIF blocks %ux%u: 1, 2, 4 or 8 dividing the tile %ux%u", k->block_h_, k->block_v_,
           k->tile_w_, k->tile_h_);
@@ -142,8 +158,9 @@ VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, bool tail, 
   if (it != kernels_.end ())
     return it->second;
   VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 6, sizeof (VifPush),
-    { packing, shift, (uint32_t) scale, tile_w_, tile_h_, threads_, exact_only_ ? 1u : 0u,
-      bpc, block_v_, block_h_, tail ? 1u : 0u, strip_, symmetric_ ? 1u : 0u, wrap_ } };
+    { packing, shift, (uint32_t) scale, tile_w_, tile_h (scale), threads_,
+      exact_only_ ? 1u : 0u, bpc, block_v_, block_h_, tail ? 1u : 0u, strip_,
+      symmetric_ ? 1u : 0u, wrap_, along (scale) ? 1u : 0u } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
     kernels_[key] = k;
@@ -220,8 +237,10 @@ bool VkVifKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane
   uint32_t exact_words = 8;
   for (int s = 0; s < kVifScales; s++) {
     const uint32_t sw = w >> s, sh = h >> s;
-    f.groups_x[s] = (sw + tile_w_ - 1) / tile_w_;
-    f.groups_y[s] = (sh + tile_h_ * strip_ - 1) / (tile_h_ * strip_);
+    const uint32_t strip_w = along (s) ? tile_w_ * strip_ : tile_w_;
+    const uint32_t strip_h = along (s) ? along_tile_h_ : tile_h_ * strip_;
+    f.groups_x[s] = (sw + strip_w - 1) / strip_w;
+    f.groups_y[s] = (sh + strip_h - 1) / strip_h;
     f.list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;
     f.list_offset[s] = exact_words;
     f.queue_offset[s] = f.list_offset[s] + 3 * f.list_cap[s];

@@ -40,8 +40,8 @@ struct VifKernelOptions {
    * per 64 pixels, and 256 more); tests make it small, so that tiles whose
    * pixels do not fit take the tail's other path. */
   uint32_t exact_capacity = 0;
-  /* Tiles down the strip of a workgroup (the input rows it loads slide
-   * down: fewer loads, fewer workgroups); 0: the default, 4. */
+  /* Tiles in the strip of a workgroup (the input it loads slides down or
+   * along: fewer loads, fewer workgroups); 0: the default, 4. */
   uint32_t strip = 0;
   /* The filters' form, for sweeps and tests (-1 keeps the default, both
    * on): symmetric taps added before their multiply (one output per
@@ -50,6 +50,13 @@ struct VifKernelOptions {
    * vertical pass, bit 1 the horizontal; 0 to 3). */
   int symmetric = -1;
   int wrap = -1;
+  /* The scales whose strips go along a row rather than down a column, bit
+   * s for scale s (0 to 15; -1 keeps the default, 0): along a row the
+   * vertical results of the columns a tile shares with the previous one
+   * are kept, no column is filtered vertically twice. Without a tile
+   * given, those scales take 32x16 tiles where the device's shared memory
+   * holds them (18.3 KiB), else 32x8. */
+  int along_rows = -1;
 };
 
 class VkVifKernel : public VkStaged {
@@ -130,6 +137,10 @@ class VkVifKernel : public VkStaged {
   uint32_t strip_ = 4;
   bool symmetric_ = true;
   uint32_t wrap_ = 3;
+  uint32_t along_rows_ = 0;    /* bit mask of scales */
+  uint32_t along_tile_h_ = 8; /* the tile's height at those scales */
+  bool along (int scale) const { return (along_rows_ >> scale) & 1; }
+  uint32_t tile_h (int scale) const { return along (scale) ? along_tile_h_ : tile_h_; }
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;
   GstBuffer *table_ = nullptr;

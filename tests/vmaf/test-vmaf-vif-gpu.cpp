@@ -211,7 +211,12 @@ void random_frame (gpc_test::Rng &rng, Frame &f, unsigned max_w, unsigned max_h)
  * 16x4 tiles list theirs (at most 64), in a list of all or only 40 of each scale's pixels. Strips
  * of 5 and 3 tiles a workgroup, the last strip short, the latter with
  * every pixel emulated: the tails filter whole strips again; the former
- * with the filters' other form (each tap multiplied, low parts split). */
+ * with the filters' other form (each tap multiplied, low parts split).
+ * Strips along the rows at every scale: the default tile; strips of 3
+ * with every pixel emulated, queued whole, one output per invocation; and
+ * at scales 0, 1 and 3 (2 down a column) strips of 5 8x4 tiles (narrower
+ * than scale 0's halo: the kept columns move in steps) in the filters'
+ * other form. */
 GST_START_TEST (random_frames)
 {
   GpcVkTestDevice dev;
@@ -256,6 +261,19 @@ GST_START_TEST (random_frames)
   gpc::VkVifKernel *small = gpc::VkVifKernel::create (dev.device, &err, small_o);
   gpc::VkVifKernel *odd = gpc::VkVifKernel::create (dev.device, &err, odd_o);
   fail_unless (small && odd, "%s", err ? err->message : "");
+  gpc::VifKernelOptions along_o;
+  along_o.along_rows = 15;
+  gpc::VkVifKernel *along = gpc::VkVifKernel::create (dev.device, &err, along_o);
+  along_o.exact_only = true;
+  along_o.strip = 3;
+  along_o.block_v = 1;
+  gpc::VkVifKernel *along_queued = gpc::VkVifKernel::create (dev.device, &err, along_o);
+  gpc::VifKernelOptions along_odd_o = strip_o;
+  along_odd_o.along_rows = 11;
+  along_odd_o.tile_w = 8;
+  along_odd_o.tile_h = 4;
+  gpc::VkVifKernel *along_odd = gpc::VkVifKernel::create (dev.device, &err, along_odd_o);
+  fail_unless (along && along_queued && along_odd, "%s", err ? err->message : "");
   gpc::VifKernelOptions bad_o;
   bad_o.tile_w = 33;
   bad_o.tile_h = 8;
@@ -266,6 +284,10 @@ GST_START_TEST (random_frames)
   bad_o.block_h = 4;
   fail_if (gpc::VkVifKernel::create (dev.device, &err, bad_o));
   g_clear_error (&err);
+  bad_o = {};
+  bad_o.along_rows = 16;
+  fail_if (gpc::VkVifKernel::create (dev.device, &err, bad_o));
+  g_clear_error (&err);
   gpc_test::Rng rng = gpc_test::rng ("vif-gpu-random");
   for (int iter = 0; iter < 24; iter++) {
     Frame f;
@@ -274,6 +296,8 @@ GST_START_TEST (random_frames)
     cpu_accumulate (f, cpu);
     gpu_accumulate (dev, fast, rng, f, gpu);
     expect_same (f, "fast path", gpu, cpu);
+    gpu_accumulate (dev, along, rng, f, gpu);
+    expect_same (f, "strips along the rows", gpu, cpu);
     if (iter < 20) {
       gpu_accumulate (dev, exact, rng, f, gpu);
       expect_same (f, "exact emulation", gpu, cpu);
@@ -284,11 +308,15 @@ GST_START_TEST (random_frames)
         expect_same (f, "exact emulation, short list", gpu, cpu);
         gpu_accumulate (dev, strips_queued, rng, f, gpu);
         expect_same (f, "exact emulation, strips of 3 tiles queued", gpu, cpu);
+        gpu_accumulate (dev, along_queued, rng, f, gpu);
+        expect_same (f, "exact emulation, strips of 3 tiles along the rows queued", gpu, cpu);
       }
     }
     if (iter % 3 == 0) {
       gpu_accumulate (dev, strips, rng, f, gpu);
       expect_same (f, "strips of 5 tiles", gpu, cpu);
+      gpu_accumulate (dev, along_odd, rng, f, gpu);
+      expect_same (f, "strips of 5 8x4 tiles along the rows at scales 0, 1, 3", gpu, cpu);
     }
     if (iter % 6 == 0) {
       gpu_accumulate (dev, small, rng, f, gpu);
@@ -306,6 +334,9 @@ GST_START_TEST (random_frames)
   delete queued;
   delete small;
   delete odd;
+  delete along;
+  delete along_queued;
+  delete along_odd;
   gpc_vk_test_check_validation ();
 }
 GST_END_TEST;
