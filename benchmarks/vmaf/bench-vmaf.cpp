@@ -20,7 +20,8 @@
  *              [--libvmaf-runner PATH] [--libvmaf-frames N] [--threads N]
  *              [--libvmaf-selftest N] [--no-pipeline] [--breakdown]
  *              [--vif-tile WxH] [--vif-block HxV] [--vif-threads N]
- *              [--vif-strip N] [--vif-sym 0|1] [--vif-wrap N] [--vif-slide MASK]
+ *              [--vif-strip N] [--vif-strip-along N] [--vif-sym 0|1] [--vif-wrap N]
+ *              [--vif-slide MASK]
  *
  * --libvmaf-selftest N runs only the runner's CUDA self-test on each clip's
  * first N frames (vmaf-bench-libvmaf --cuda-selftest: libvmaf's device
@@ -420,6 +421,8 @@ main (int argc, char **argv)
       vif_options.threads = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--vif-strip") && has)
       vif_options.strip = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--vif-strip-along") && has)
+      vif_options.strip_along = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--vif-sym") && has)
       vif_options.symmetric = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--vif-wrap") && has)

@@ -50,6 +50,7 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
    * tiles, 520 us with single tiles, 457 us with 8 (and the coarse scales
    * get slower: too few workgroups). */
   k->strip_ = options.strip ? options.strip : 4;
+  k->strip_along_ = options.strip_along ? options.strip_along : options.strip ? options.strip : 8;
   /* On an H200, scale 0 of a 2160p 10-bit frame takes 424 us in the
    * symmetric form with wrapped full sums in both passes, against 461 us
    * without either (and 532 us with wrapped sums alone). */
@@ -159,7 +160,7 @@ VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, bool tail, 
     return it->second;
   VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 6, sizeof (VifPush),
     { packing, shift, (uint32_t) scale, tile_w_, tile_h (scale), threads_,
-      exact_only_ ? 1u : 0u, bpc, block_v_, block_h_, tail ? 1u : 0u, strip_,
+      exact_only_ ? 1u : 0u, bpc, block_v_, block_h_, tail ? 1u : 0u, strip (scale),
       symmetric_ ? 1u : 0u, wrap_, along (scale) ? 1u : 0u } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
@@ -237,8 +238,8 @@ bool VkVifKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane
   uint32_t exact_words = 8;
   for (int s = 0; s < kVifScales; s++) {
     const uint32_t sw = w >> s, sh = h >> s;
-    const uint32_t strip_w = along (s) ? tile_w_ * strip_ : tile_w_;
-    const uint32_t strip_h = along (s) ? along_tile_h_ : tile_h_ * strip_;
+    const uint32_t strip_w = along (s) ? tile_w_ * strip (s) : tile_w_;
+    const uint32_t strip_h = along (s) ? along_tile_h_ : tile_h_ * strip (s);
     f.groups_x[s] = (sw + strip_w - 1) / strip_w;
     f.groups_y[s] = (sh + strip_h - 1) / strip_h;
     f.list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;
