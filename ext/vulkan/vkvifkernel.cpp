@@ -62,7 +62,13 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
     delete k;
     return nullptr;
   }
-  k->along_rows_ = options.along_rows > 0 ? (uint32_t) options.along_rows : 0;
+  /* Scales 0 and 1 along a row, in strips of 8 tiles of 32 x 8: on an
+   * H200, a 2160p 10-bit frame takes 646 us (levels added up) against 729
+   * us with every scale down a column (scale 0 alone: 357 against 422 us);
+   * along a row, 32 x 16 tiles take 700 us, strips of 4 or 16 tiles 714 and
+   * 645 us, scale 0 alone along a row 651 us, and every scale 735 us (the
+   * coarse scales get too few workgroups). */
+  k->along_rows_ = options.along_rows >= 0 ? (uint32_t) options.along_rows : 3;
   /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples, 4 x tile_h x
    * (tile_w + 16) vertical results and 3 x 64 words of pixels left to the
    * exact emulation: 11 KiB at 32 x 8, within Vulkan's
@@ -70,9 +76,7 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
    * tile (42 KiB) runs scale 0 in 790 us per 2160p frame against 588 us at
    * 32 x 8: fewer workgroups fit a multiprocessor. Along a row the samples
    * are (tile_h + 16) x max (tile_w, 16), and the decimation's vertical
-   * results tile_h / 2 x (tile_w + 16) more: 18.3 KiB at 32 x 16 (whose
-   * 16 rows make 256 pairs of vertical outputs per tile's new columns),
-   * 10.5 KiB at 32 x 8. */
+   * results tile_h / 2 x (tile_w + 16) more: 10.5 KiB at 32 x 8. */
   const uint32_t shared = device->physical_device->properties.limits.maxComputeSharedMemorySize;
   auto shared_words = [] (bool along, uint32_t tw, uint32_t th) {
     const uint32_t in = along ? (th + 16) * std::max (tw, 16u) : (th + 16) * (tw + 16);
@@ -95,7 +99,6 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   }
   k->tile_w_ = 32;
   k->tile_h_ = 8;
-  k->along_tile_h_ = shared_words (true, 32, 16) * 4 <= shared ? 16 : 8;
   if (options.tile_w && options.tile_h) {
     const bool some_down = k->along_rows_ != 15, some_along = k->along_rows_ != 0;
     if ((options.tile_w | options.tile_h) & 1
@@ -108,7 +111,7 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
       return nullptr;
     }
     k->tile_w_ = options.tile_w;
-    k->tile_h_ = k->along_tile_h_ = options.tile_h;
+    k->tile_h_ = options.tile_h;
   }
   /* Two outputs down a column in the symmetric form: on an H200, 420 us
    * for scale 0 of a 2160p 10-bit frame against 426 us with one; two along
@@ -117,7 +120,7 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   k->block_h_ = options.block_h ? options.block_h : 1;
   for (uint32_t b : { k->block_v_, k->block_h_ }) {
     if ((b != 1 && b != 2 && b != 4 && b != 8) || k->tile_h_ % k->block_v_
-        || k->along_tile_h_ % k->block_v_ || k->tile_w_ % k->block_h_) {
+        || k->tile_w_ % k->block_h_) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
           "VIF blocks %ux%u: 1, 2, 4 or 8 dividing the tile %ux%u", k->block_h_, k->block_v_,
           k->tile_w_, k->tile_h_);
@@ -159,7 +162,7 @@ VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, bool tail, 
   if (it != kernels_.end ())
     return it->second;
   VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 6, sizeof (VifPush),
-    { packing, shift, (uint32_t) scale, tile_w_, tile_h (scale), threads_,
+    { packing, shift, (uint32_t) scale, tile_w_, tile_h_, threads_,
       exact_only_ ? 1u : 0u, bpc, block_v_, block_h_, tail ? 1u : 0u, strip (scale),
       symmetric_ ? 1u : 0u, wrap_, along (scale) ? 1u : 0u } };
   VkKernel *k = VkKernel::create (device_, spec, error);
@@ -239,7 +242,7 @@ bool VkVifKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane
   for (int s = 0; s < kVifScales; s++) {
     const uint32_t sw = w >> s, sh = h >> s;
     const uint32_t strip_w = along (s) ? tile_w_ * strip (s) : tile_w_;
-    const uint32_t strip_h = along (s) ? along_tile_h_ : tile_h_ * strip (s);
+    const uint32_t strip_h = along (s) ? tile_h_ : tile_h_ * strip (s);
     f.groups_x[s] = (sw + strip_w - 1) / strip_w;
     f.groups_y[s] = (sh + strip_h - 1) / strip_h;
     f.list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;

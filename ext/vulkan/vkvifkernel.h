@@ -52,11 +52,9 @@ struct VifKernelOptions {
   int symmetric = -1;
   int wrap = -1;
   /* The scales whose strips go along a row rather than down a column, bit
-   * s for scale s (0 to 15; -1 keeps the default, 0): along a row the
-   * vertical results of the columns a tile shares with the previous one
-   * are kept, no column is filtered vertically twice. Without a tile
-   * given, those scales take 32x16 tiles where the device's shared memory
-   * holds them (18.3 KiB), else 32x8. */
+   * s for scale s (0 to 15; -1 keeps the default, 3: scales 0 and 1):
+   * along a row the vertical results of the columns a tile shares with
+   * the previous one are kept, no column is filtered vertically twice. */
   int along_rows = -1;
 };
 
@@ -138,10 +136,8 @@ class VkVifKernel : public VkStaged {
   uint32_t strip_ = 4, strip_along_ = 8;
   bool symmetric_ = true;
   uint32_t wrap_ = 3;
-  uint32_t along_rows_ = 0;    /* bit mask of scales */
-  uint32_t along_tile_h_ = 8; /* the tile's height at those scales */
+  uint32_t along_rows_ = 3; /* bit mask of scales */
   bool along (int scale) const { return (along_rows_ >> scale) & 1; }
-  uint32_t tile_h (int scale) const { return along (scale) ? along_tile_h_ : tile_h_; }
   uint32_t strip (int scale) const { return along (scale) ? strip_along_ : strip_; }
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;

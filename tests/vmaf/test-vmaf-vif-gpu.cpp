@@ -205,18 +205,20 @@ void random_frame (gpc_test::Rng &rng, Frame &f, unsigned max_w, unsigned max_h)
 } // namespace
 
 /* Random frames: the fast path on all of them, the exact emulation on the
- * smaller ones (it is slow on lavapipe), against the CPU reference. On the
- * default strips of tiles, every pixel emulated makes more than a
+ * smaller ones (it is slow on lavapipe), against the CPU reference. By
+ * default scales 0 and 1 go along the rows, 2 and 3 down the columns. On
+ * the default strips of tiles, every pixel emulated makes more than a
  * workgroup lists, so the tail dispatches filter the strips again; single
- * 16x4 tiles list theirs (at most 64), in a list of all or only 40 of each scale's pixels. Strips
- * of 5 and 3 tiles a workgroup, the last strip short, the latter with
- * every pixel emulated: the tails filter whole strips again; the former
- * with the filters' other form (each tap multiplied, low parts split).
- * Strips along the rows at every scale: the default tile; strips of 3
- * with every pixel emulated, queued whole, one output per invocation; and
- * at scales 0, 1 and 3 (2 down a column) strips of 5 8x4 tiles (narrower
- * than scale 0's halo: the kept columns move in steps) in the filters'
- * other form. */
+ * 16x4 tiles list theirs (at most 64), in a list of all or only 40 of each
+ * scale's pixels. Strips of 5 and 3 tiles a workgroup, the last strip
+ * short, the latter with every pixel emulated: the tails filter whole
+ * strips again; the former down the columns at every scale, with the
+ * filters' other form (each tap multiplied, low parts split). Strips along
+ * the rows at every scale: the default tile; strips of 3 with every pixel
+ * emulated, queued whole, one output per invocation; and at scales 0, 1
+ * and 3 (2 down a column) strips of 5 8x4 tiles (narrower than scale 0's
+ * halo: the kept columns move in steps) in the filters' other form. The
+ * odd tile goes down the columns at every scale. */
 GST_START_TEST (random_frames)
 {
   GpcVkTestDevice dev;
@@ -243,6 +245,7 @@ GST_START_TEST (random_frames)
   /* The filters' other form (VifKernelOptions::symmetric, wrap). */
   strip_o.symmetric = 0;
   strip_o.wrap = 0;
+  strip_o.along_rows = 0;
   gpc::VkVifKernel *strips = gpc::VkVifKernel::create (dev.device, &err, strip_o);
   fail_unless (listed && queued && strips_queued && strips, "%s", err ? err->message : "");
   /* The tile of devices with Vulkan's minimum of shared memory, and an odd
@@ -258,6 +261,7 @@ GST_START_TEST (random_frames)
   odd_o.threads = 96;
   odd_o.block_v = 2;
   odd_o.block_h = 2;
+  odd_o.along_rows = 0;
   gpc::VkVifKernel *small = gpc::VkVifKernel::create (dev.device, &err, small_o);
   gpc::VkVifKernel *odd = gpc::VkVifKernel::create (dev.device, &err, odd_o);
   fail_unless (small && odd, "%s", err ? err->message : "");
