@@ -285,7 +285,8 @@ const uint MEAN_SHIFT = SCALE == 0 ? BPC : 16u;
 const uint MOM_SHIFT = SCALE == 0 ? 2u * (BPC - 8u) : 16u;
 
 // A vertical input's terms: m1, m2, then per moment xx, yy, xy its high
-// part and the term itself (for the wrapped full sum of wrap_round).
+// part and, with WRAP bit 0, the term itself (for wrap_round's wrapped full
+// sum), else its low part.
 void vterms (uint v, out uint t[8])
 {
   const uint x = v & 0xffffu, y = v >> 16;

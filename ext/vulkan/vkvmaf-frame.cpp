@@ -6,8 +6,8 @@
  * ADM's six levels; motion's one dispatch runs at the level before the last
  * (its first_level). The small dispatches share levels with larger ones
  * (per 2160p 10-bit frame on an H200, each alone):
- *   0: VIF scale 0 (420 us), ADM scale 0's wavelet step (51)
- *   1: VIF scale 1 (75), ADM masked sums 0 (86)
+ *   0: VIF scale 0 (356 us), ADM scale 0's wavelet step (51)
+ *   1: VIF scale 1 (77), ADM masked sums 0 (87)
  *   2: VIF scale 2 (24), ADM masked sums 1 (38)
  *   3: VIF scale 3 (17), ADM masked sums 2 (16)
  *   4: VIF's four tails (18, 11, 7, 5), ADM masked sums 3 (13), motion (34)
