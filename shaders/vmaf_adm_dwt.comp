@@ -31,13 +31,13 @@ layout (constant_id = 1) const uint SHIFT = 0u;   // right shift of 16-bit conta
 #include "vmaf_adm_common.glsl"
 #include "vmaf_adm_db2.glsl"
 
-// Two output rows per invocation: its two extra input rows (the vertical
-// halo) cost half again the loads, but on an H200 a 2160p step takes 51 us
-// so against 54 us with four rows (76 us with eight: the samples held in
-// registers cut the occupancy) and 57 us with 32 x 8 invocations.
+// One output row per invocation: its two extra input rows (the vertical
+// halo) double the loads, but on an H200 a 2160p step takes 36 us so
+// against 51 us with two rows, 54 us with four (76 us with eight: the
+// samples held in registers cut the occupancy).
 #define LANES 64
 #define SLICES 4
-#define ROWS 2
+#define ROWS 1
 #define TILE_W (2 * (LANES - 2)) // outputs per row (vkadmkernel.cpp)
 #define TILE_H (SLICES * ROWS)   // output rows (vkadmkernel.cpp)
 

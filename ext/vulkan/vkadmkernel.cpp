@@ -43,7 +43,7 @@ struct RowsPush {
   uint32_t result_base;
 };
 
-const uint32_t kDwt0TileW = 124, kDwt0TileH = 8; /* vmaf_adm_dwt.comp */
+const uint32_t kDwt0TileW = 124, kDwt0TileH = 4; /* vmaf_adm_dwt.comp */
 const uint32_t kDwtTileW = 32, kDwtTileH = 15;   /* vmaf_adm_wavelet.glsl, scales 1..3 */
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */

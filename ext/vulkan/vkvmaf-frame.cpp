@@ -6,7 +6,7 @@
  * ADM's six levels; motion's one dispatch runs at the level before the last
  * (its first_level). The small dispatches share levels with larger ones
  * (per 2160p 10-bit frame on an H200, each alone):
- *   0: VIF scale 0 (356 us), ADM scale 0's wavelet step (51)
+ *   0: VIF scale 0 (356 us), ADM scale 0's wavelet step (36)
  *   1: VIF scale 1 (77), ADM masked sums 0 (87)
  *   2: VIF scale 2 (24), ADM masked sums 1 (38)
  *   3: VIF scale 3 (17), ADM masked sums 2 (16)

@@ -288,7 +288,7 @@ GST_END_TEST;
 
 /* Scale 0's wavelet step (vmaf_adm_dwt.comp) reads four columns at a time,
  * whole words inside the picture, per sample at its edges, in tiles of
- * 124 x 8 outputs: widths of every remainder mod 4, with a last tile of one
+ * 124 x 4 outputs: widths of every remainder mod 4, with a last tile of one
  * or two output columns and of one output row or a whole tile's, in every
  * packing, its bands compared sample by sample. */
 GST_START_TEST (scale0_tile_edges)
