@@ -64,10 +64,11 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   }
   /* Scales 0 and 1 along a row, in strips of 8 tiles of 32 x 8: on an
    * H200, a 2160p 10-bit frame takes 646 us (levels added up) against 729
-   * us with every scale down a column (scale 0 alone: 357 against 422 us);
-   * along a row, 32 x 16 tiles take 700 us, strips of 4 or 16 tiles 714 and
-   * 645 us, scale 0 alone along a row 651 us, and every scale 735 us (the
-   * coarse scales get too few workgroups). */
+   * us with every scale down a column (scale 0 alone: 357 against 422 us).
+   * Along a row, strips of 6 or 16 such tiles take 657 and 645 us, 32 x 16
+   * tiles 700 us (strips of 8), scale 0 alone along a row 651 us, and every
+   * scale (32 x 16, strips of 4) 735 us: the coarse scales get too few
+   * workgroups. */
   k->along_rows_ = options.along_rows >= 0 ? (uint32_t) options.along_rows : 3;
   /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples, 4 x tile_h x
    * (tile_w + 16) vertical results and 3 x 64 words of pixels left to the
