@@ -341,8 +341,11 @@ void vertical_sym (int r0, int ci, int c)
 // Two outputs down a column (KV = 2) in the symmetric form: from the
 // centre out, step d adds the pairs (R - d, R + d) of the first output and
 // (R + 1 - d, R + 1 + d) of the second, so that each input's terms are
-// formed once and held for two steps only.
-void vertical_sym2 (int r0, int ci, int c)
+// formed once and held for two steps only. With `dec` (along a row), the
+// first output's row being even, the next scale's filter (radius RD) takes
+// the first RD pairs of means too: the decimation's vertical result of that
+// row, from sums already formed (dec_vertical's, without its loads).
+void vertical_sym2 (int r0, int ci, int c, bool dec)
 {
   uint s0[8], s1[8], pl[8], pr[8], nl[8], nr[8];
   vterms (tile[r0 + R][ci], pl);
@@ -352,19 +355,32 @@ void vertical_sym2 (int r0, int ci, int c)
     s0[q] = fc * pl[q];
     s1[q] = fc * pr[q];
   }
+  const uint fd = SCALE < 3 ? coef (SCALE + 1, RD) : 0u;
+  uint d1 = fd * pl[0], d2 = fd * pl[1];
   [[unroll]] for (int d = 1; d <= R; d++) {
     vterms (tile[r0 + R - d][ci], nl);
     vterms (tile[r0 + R + 1 + d][ci], nr);
     const uint f = coef (SCALE, R - d);
+    uint p[8];
     [[unroll]] for (int q = 0; q < 8; q++) {
-      s0[q] += f * (nl[q] + pr[q]);
+      p[q] = nl[q] + pr[q];
+      s0[q] += f * p[q];
       s1[q] += f * (pl[q] + nr[q]);
+    }
+    if (SCALE < 3 && d <= RD) {
+      const uint g = coef (SCALE + 1, RD - d);
+      d1 += g * p[0];
+      d2 += g * p[1];
     }
     pl = nl;
     pr = nr;
   }
   vres[r0][c] = vertical_result (s0);
   vres[r0 + 1][c] = vertical_result (s1);
+  if (ALONG_ROWS && SCALE < 3 && dec) {
+    const uint mr = 1u << (MEAN_SHIFT - 1u);
+    dres[r0 / 2][c] = ((d1 + mr) >> MEAN_SHIFT) | (((d2 + mr) >> MEAN_SHIFT) << 16);
+  }
 }
 
 // The next scale's filter down input column ci, at the tile's row 2 r:
@@ -397,7 +413,7 @@ void vertical_pass (int rows, int col0, int cols, bool dec)
       continue;
     }
     if (SYM && KV == 2) {
-      vertical_sym2 (r0, ci, c);
+      vertical_sym2 (r0, ci, c, dec);
       continue;
     }
     // Per output row, the sums of the terms (vterms).
@@ -424,7 +440,8 @@ void vertical_pass (int rows, int col0, int cols, bool dec)
       vres[r0 + o][c] = vertical_result (s8);
     }
   }
-  if (ALONG_ROWS && SCALE < 3 && dec) {
+  // (vertical_sym2 has done it.)
+  if (ALONG_ROWS && SCALE < 3 && dec && !(SYM && KV == 2)) {
     for (int i = t; i < DEC_H * cols; i += NTHREADS) {
       const int ci = i % cols, r = i / cols;
       if (2 * r < rows)
