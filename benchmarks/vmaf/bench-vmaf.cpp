@@ -20,7 +20,7 @@
  *              [--libvmaf-runner PATH] [--libvmaf-frames N] [--threads N]
  *              [--libvmaf-selftest N] [--no-pipeline] [--breakdown]
  *              [--vif-tile WxH] [--vif-block HxV] [--vif-threads N]
- *              [--vif-strip N] [--vif-strip-along N] [--vif-sym 0|1] [--vif-wrap N]
+ *              [--vif-strip N] [--vif-strip-along N[,N1...]] [--vif-sym 0|1] [--vif-wrap N]
  *              [--vif-slide MASK]
  *
  * --libvmaf-selftest N runs only the runner's CUDA self-test on each clip's
@@ -421,8 +421,12 @@ main (int argc, char **argv)
       vif_options.threads = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--vif-strip") && has)
       vif_options.strip = atoi (argv[++i]);
-    else if (!strcmp (argv[i], "--vif-strip-along") && has)
-      vif_options.strip_along = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--vif-strip-along") && has) {
+      /* N, or N0,N1,...: scale s's from the s-th, the last for the rest. */
+      std::vector<unsigned> v = gpc_bench::parse_list (argv[++i]);
+      for (int sc = 0; sc < gpc::kVifScales && !v.empty (); sc++)
+        vif_options.strip_along_scale[sc] = (uint32_t) v[std::min<size_t> (sc, v.size () - 1)];
+    }
     else if (!strcmp (argv[i], "--vif-sym") && has)
       vif_options.symmetric = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--vif-wrap") && has)

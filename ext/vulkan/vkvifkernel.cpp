@@ -50,7 +50,10 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
    * tiles, 520 us with single tiles, 457 us with 8 (and the coarse scales
    * get slower: too few workgroups). */
   k->strip_ = options.strip ? options.strip : 4;
-  k->strip_along_ = options.strip_along ? options.strip_along : options.strip ? options.strip : 8;
+  for (int sc = 0; sc < kVifScales; sc++) {
+    const uint32_t all = options.strip_along ? options.strip_along : options.strip ? options.strip : 12;
+    k->strip_along_[sc] = options.strip_along_scale[sc] ? options.strip_along_scale[sc] : all;
+  }
   /* On an H200, scale 0 of a 2160p 10-bit frame takes 424 us in the
    * symmetric form with wrapped full sums in both passes, against 461 us
    * without either (and 532 us with wrapped sums alone). */
@@ -62,13 +65,14 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
     delete k;
     return nullptr;
   }
-  /* Scales 0 and 1 along a row, in strips of 8 tiles of 32 x 8: on an
-   * H200, a 2160p 10-bit frame takes 646 us (levels added up) against 729
-   * us with every scale down a column (scale 0 alone: 357 against 422 us).
-   * Along a row, strips of 6 or 16 such tiles take 657 and 645 us, 32 x 16
-   * tiles 700 us (strips of 8), scale 0 alone along a row 651 us, and every
-   * scale (32 x 16, strips of 4) 735 us: the coarse scales get too few
-   * workgroups. */
+  /* Scales 0 and 1 along a row, in strips of 32 x 8 tiles: on an H200, a
+   * 2160p 10-bit frame takes 646 us (levels added up) against 729 us with
+   * every scale down a column (scale 0 alone: 357 against 422 us). Along a
+   * row, strips of 6 or 16 such tiles take 657 and 645 us, 32 x 16 tiles
+   * 700 us (strips of 8), scale 0 alone along a row 651 us, and every scale
+   * (32 x 16, strips of 4) 735 us: the coarse scales get too few
+   * workgroups. Later, strips of 12 took 632 to 635 us against 639 to 641
+   * with 8 (10: 657 against 661; scale 1 in strips of 2 to 7: no gain). */
   k->along_rows_ = options.along_rows >= 0 ? (uint32_t) options.along_rows : 3;
   /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples, 4 x tile_h x
    * (tile_w + 16) vertical results and 3 x 64 words of pixels left to the

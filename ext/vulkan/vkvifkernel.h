@@ -42,8 +42,10 @@ struct VifKernelOptions {
   uint32_t exact_capacity = 0;
   /* Tiles in the strip of a workgroup (the input it loads slides down or
    * along: fewer loads, fewer workgroups), down a column and along a row;
-   * 0: the default, 4 down a column; along a row `strip` if given, else 8. */
+   * 0: the default, 4 down a column; along a row `strip` if given, else 12.
+   * strip_along_scale[s], where not 0, sets scale s's along a row. */
   uint32_t strip = 0, strip_along = 0;
+  uint32_t strip_along_scale[kVifScales] = {};
   /* The filters' form, for sweeps and tests (-1 keeps the default, both
    * on): symmetric taps added before their multiply (one output per
    * invocation only; 0 off, 1 on), and moments summed with their wrapped
@@ -133,12 +135,13 @@ class VkVifKernel : public VkStaged {
   uint32_t tile_h_ = 8;
   uint32_t block_v_ = 2, block_h_ = 1;
   uint32_t exact_capacity_ = 0;
-  uint32_t strip_ = 4, strip_along_ = 8;
+  uint32_t strip_ = 4;
+  uint32_t strip_along_[kVifScales] = { 12, 12, 12, 12 };
   bool symmetric_ = true;
   uint32_t wrap_ = 3;
   uint32_t along_rows_ = 3; /* bit mask of scales */
   bool along (int scale) const { return (along_rows_ >> scale) & 1; }
-  uint32_t strip (int scale) const { return along (scale) ? strip_along_ : strip_; }
+  uint32_t strip (int scale) const { return along (scale) ? strip_along_[scale] : strip_; }
   VkBufferCache *staging_ = nullptr;
   VkBufferCache *devcache_ = nullptr;
   GstBuffer *table_ = nullptr;
