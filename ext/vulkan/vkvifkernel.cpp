@@ -51,7 +51,7 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
    * get slower: too few workgroups). */
   k->strip_ = options.strip ? options.strip : 4;
   for (int sc = 0; sc < kVifScales; sc++) {
-    const uint32_t all = options.strip_along ? options.strip_along : options.strip ? options.strip : 12;
+    const uint32_t all = options.strip_along ? options.strip_along : options.strip;
     k->strip_along_[sc] = options.strip_along_scale[sc] ? options.strip_along_scale[sc] : all;
   }
   /* On an H200, scale 0 of a 2160p 10-bit frame takes 424 us in the
@@ -71,8 +71,8 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
    * row, strips of 6 or 16 such tiles take 657 and 645 us, 32 x 16 tiles
    * 700 us (strips of 8), scale 0 alone along a row 651 us, and every scale
    * (32 x 16, strips of 4) 735 us: the coarse scales get too few
-   * workgroups. Later, strips of 12 took 632 to 635 us against 639 to 641
-   * with 8 (10: 657 against 661; scale 1 in strips of 2 to 7: no gain). */
+   * workgroups. Along a row the default strip length depends on the
+   * scale's width (strip()). */
   k->along_rows_ = options.along_rows >= 0 ? (uint32_t) options.along_rows : 3;
   /* Scale 0's tile: (tile_h + 16) x (tile_w + 16) samples, 4 x tile_h x
    * (tile_w + 16) vertical results and 3 x 64 words of pixels left to the
@@ -135,9 +135,10 @@ VkVifKernel *VkVifKernel::create (GstVulkanDevice *device, GError **error,
   }
   k->staging_ = new VkBufferCache (device, VkMemKind::HostWrite);
   k->devcache_ = new VkBufferCache (device, VkMemKind::Device);
+  /* 8-bit 1080p's pipelines now, so that a broken driver fails at start. */
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
   for (int s = 0; s < 2 * kVifScales; s++) {
-    if (!k->pipeline_for (s % kVifScales, l8, s >= kVifScales, error)) {
+    if (!k->pipeline_for (s % kVifScales, 1920u >> (s % kVifScales), l8, s >= kVifScales, error)) {
       delete k;
       return nullptr;
     }
@@ -156,19 +157,23 @@ VkVifKernel::~VkVifKernel ()
     gst_object_unref (device_);
 }
 
-VkKernel *VkVifKernel::pipeline_for (int scale, const LumaLayout &l, bool tail, GError **error)
+VkKernel *VkVifKernel::pipeline_for (int scale, uint32_t width, const LumaLayout &l, bool tail,
+    GError **error)
 {
   /* Coarser scales read our packed 16-bit pictures: one pipeline each. */
   const uint32_t packing = scale == 0 ? (uint32_t) l.packing : 0;
   const uint32_t shift = scale == 0 ? l.shift : 0;
   const uint32_t bpc = scale == 0 ? l.bpc : 16;
-  const uint32_t key = (((packing * 32 + shift) * 32 + bpc) * 4 + (uint32_t) scale) * 2 + tail;
+  const uint32_t n = strip (scale, width);
+  const uint64_t key =
+      ((((uint64_t) packing * 32 + shift) * 32 + bpc) * 4 + (uint32_t) scale) * 2 + tail
+      + ((uint64_t) n << 32);
   auto it = kernels_.find (key);
   if (it != kernels_.end ())
     return it->second;
   VkKernel::Spec spec = { vmaf_vif_spv, sizeof (vmaf_vif_spv), 6, sizeof (VifPush),
     { packing, shift, (uint32_t) scale, tile_w_, tile_h_, threads_,
-      exact_only_ ? 1u : 0u, bpc, block_v_, block_h_, tail ? 1u : 0u, strip (scale),
+      exact_only_ ? 1u : 0u, bpc, block_v_, block_h_, tail ? 1u : 0u, n,
       symmetric_ ? 1u : 0u, wrap_, along (scale) ? 1u : 0u } };
   VkKernel *k = VkKernel::create (device_, spec, error);
   if (k)
@@ -246,8 +251,8 @@ bool VkVifKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane
   uint32_t exact_words = 8;
   for (int s = 0; s < kVifScales; s++) {
     const uint32_t sw = w >> s, sh = h >> s;
-    const uint32_t strip_w = along (s) ? tile_w_ * strip (s) : tile_w_;
-    const uint32_t strip_h = along (s) ? tile_h_ : tile_h_ * strip (s);
+    const uint32_t strip_w = along (s) ? tile_w_ * strip (s, sw) : tile_w_;
+    const uint32_t strip_h = along (s) ? tile_h_ : tile_h_ * strip (s, sw);
     f.groups_x[s] = (sw + strip_w - 1) / strip_w;
     f.groups_y[s] = (sh + strip_h - 1) / strip_h;
     f.list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;
@@ -327,7 +332,7 @@ bool VkVifKernel::dispatch (VkExec *exec, int s, bool tail, GError **error)
     { f.results->buffer, 0, VK_WHOLE_SIZE },
     { f.scratch->buffer, f.exact_at, VK_WHOLE_SIZE },
   };
-  VkKernel *k = pipeline_for (s, f.layout, tail, error);
+  VkKernel *k = pipeline_for (s, sw, f.layout, tail, error);
   return k && exec->dispatch (k, bufs, 6, &pc, sizeof pc, tail ? kTailGroups : f.groups_x[s],
       tail ? 1 : f.groups_y[s], 1, error);
 }
