@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 //
 // VMAF integer ADM, the frame's totals from vmaf_adm_masked.comp's partial
-// sums. Workgroup y is the scale, z the sum (numerators of bands h, v, d,
+// sums of one scale. Workgroup z is the sum (numerators of bands h, v, d,
 // then denominators); each invocation finishes one region row: it adds the
 // row's tile partials (stored sum, tile, row, so neighbouring invocations
 // read neighbouring words) and rounds the total by libvmaf's row shift. The
@@ -27,6 +27,7 @@ layout (push_constant) uniform Params {
   uint rows[4], tiles[4], partial[4]; // per scale: region rows, tiles per row, word offset
   uint num_row[4], den_row[4];        // per scale: row shifts
   uint result_base;                   // first word of the result slot
+  uint scale;                         // the scale summed
 } pc;
 
 shared uvec2 red[THREADS];
@@ -42,10 +43,10 @@ void atomic_add64 (uint idx, uvec2 v)
 
 void main ()
 {
-  const uint scale = gl_WorkGroupID.y, k = gl_WorkGroupID.z, t = gl_LocalInvocationIndex;
+  const uint scale = pc.scale, k = gl_WorkGroupID.z, t = gl_LocalInvocationIndex;
   const uint rows = pc.rows[scale], tiles = pc.tiles[scale];
   if (gl_WorkGroupID.x * THREADS >= rows)
-    return; // the whole workgroup: coarser scales have fewer rows
+    return; // the whole workgroup
   const uint row = gl_WorkGroupID.x * THREADS + t;
   uvec2 v = uvec2 (0u);
   if (row < rows) {

@@ -41,6 +41,7 @@ struct RowsPush {
   uint32_t rows[4], tiles[4], partial[4];
   uint32_t num_row[4], den_row[4];
   uint32_t result_base;
+  uint32_t scale; /* the scale summed */
 };
 
 const uint32_t kDwt0TileW = 124, kDwt0TileH = 4; /* vmaf_adm_dwt.comp */
@@ -231,7 +232,8 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
   }
   if (k <= 4) {
     /* Scale s's masked sums and the next scale's wavelet step
-     * (vmaf_adm_masked.comp). */
+     * (vmaf_adm_masked.comp); then the row sums of the scale before, whose
+     * masked sums the previous stage made. */
     const int s = (int) k - 1;
     const AdmScaleGeom &g = geom_[s];
     MaskedPush mp = {};
@@ -246,9 +248,21 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
      * workgroups row by row. */
     const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
     const VkDescriptorBufferInfo bufs[1] = { { scratch->buffer, 0, VK_WHOLE_SIZE } };
-    return exec->dispatch (masked_[s], bufs, 1, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
-        grid_y, 1, error);
+    if (!exec->dispatch (masked_[s], bufs, 1, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
+            grid_y, 1, error))
+      return false;
+    return s == 0 || dispatch_rows (exec, s - 1, error);
   }
+  return dispatch_rows (exec, 3, error);
+}
+
+/* Scale s's row sums into the slot (vmaf_adm_rows.comp): each scale's as
+ * soon as its masked sums are done, so that the last stage, after the
+ * coarsest scale's, is short. */
+bool VkAdmKernel::dispatch_rows (VkExec *exec, int scale, GError **error)
+{
+  const Frame &f = frame_;
+  GstVulkanBufferMemory *scratch = (GstVulkanBufferMemory *) scratch_;
   RowsPush rp = {};
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom_[s];
@@ -261,15 +275,14 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
     rp.den_row[s] = sh.den_row;
   }
   rp.result_base = f.slot * kResultWords;
+  rp.scale = (uint32_t) scale;
   const VkDescriptorBufferInfo bufs[2] = {
     { scratch->buffer, 0, VK_WHOLE_SIZE },
     { f.results->buffer, 0, VK_WHOLE_SIZE },
   };
-  /* 64 region rows per workgroup (vmaf_adm_rows.comp), per scale and sum:
-   * scale 0 has the most rows; the coarser scales' surplus workgroups
-   * return at once. */
+  /* 64 region rows per workgroup, per sum. */
   return exec->dispatch (rows_, bufs, 2, &rp, sizeof rp,
-      (rp.rows[0] + kRowsPerGroup - 1) / kRowsPerGroup, 4, 6, error);
+      (rp.rows[scale] + kRowsPerGroup - 1) / kRowsPerGroup, 1, 6, error);
 }
 
 void VkAdmKernel::end (VkExec *exec)

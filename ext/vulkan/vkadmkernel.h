@@ -52,8 +52,9 @@ class VkAdmKernel : public VkStaged {
   /* record() in parts, to run beside other kernels (vkstages.h): begin()
    * checks the arguments and readies the scratch memory and the result
    * slot, the stages (scale 0's wavelet step; per scale its masked sums with
-   * the next scale's step; the row sums into the slot), end() the HOST_READ
-   * barrier. One frame at a time, from begin() to end(). */
+   * the next scale's step, and the previous scale's row sums into the slot;
+   * the last scale's row sums), end() the HOST_READ barrier. One frame at a
+   * time, from begin() to end(). */
   static constexpr unsigned kStages = 6;
   bool begin (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
       GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
@@ -75,6 +76,7 @@ class VkAdmKernel : public VkStaged {
 
  private:
   VkKernel *dwt_for (const LumaLayout &layout, GError **error);
+  bool dispatch_rows (VkExec *exec, int scale, GError **error);
   bool ensure_scratch (uint32_t width, uint32_t height, GError **error);
 
   GstVulkanDevice *device_ = nullptr;
