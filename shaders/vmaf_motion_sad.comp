@@ -6,8 +6,8 @@
 // reference (libvmaf 3.2 scalar code).
 //
 // One workgroup of NTHREADS invocations covers NTHREADS - 4 output columns
-// and TILE_H rows. Each invocation owns one input column (2 halo columns each side),
-// walks down it keeping the last five differences in registers, and writes
+// and TILE_H rows. Each invocation owns one input column (2 halo columns
+// each side), loads its TILE_H + 4 differences into registers, and writes
 // the vertical results to shared memory; then it filters one output column
 // horizontally. The taps are symmetric: 3 products per pass instead of 5.
 //
@@ -18,6 +18,8 @@
 // with A = sum c * (x >> 8) and B = sum c * (x & 255), both far below 2^31.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+// An invocation's rows, loaded and filtered in registers.
+#extension GL_EXT_control_flow_attributes : require
 
 #define HALO 2
 
@@ -96,24 +98,19 @@ void main ()
   if (t == 0)
     tile_sad = 0u;
 
-  // Vertical pass down this invocation's column.
-  int d[5];
-  for (int k = 0; k < 4; k++) {
-    uint gy = uint (mirror (y0 + k - HALO, h));
+  // Vertical pass down this invocation's column: all its rows' loads
+  // first, so that they are in flight together (the kernel waits on
+  // memory), rows past the picture's end mirrored inside it (their outputs
+  // are discarded).
+  int d[TILE_H + 2 * HALO];
+  [[unroll]] for (int k = 0; k < TILE_H + 2 * HALO; k++) {
+    const uint gy = uint (mirror (y0 + k - HALO, h));
     d[k] = prev_fetch (pc.prev_offset + gy * pc.prev_stride, gx) -
         cur_fetch (pc.cur_offset + gy * pc.cur_stride, gx);
   }
+  [[unroll]] for (int r = 0; r < TILE_H; r++)
+    vert[r][t] = vertical (d[r], d[r + 1], d[r + 2], d[r + 3], d[r + 4]);
   const int rows = min (TILE_H, h - y0);
-  for (int r = 0; r < rows; r++) {
-    uint gy = uint (mirror (y0 + r + HALO, h));
-    d[4] = prev_fetch (pc.prev_offset + gy * pc.prev_stride, gx) -
-        cur_fetch (pc.cur_offset + gy * pc.cur_stride, gx);
-    vert[r][t] = vertical (d[0], d[1], d[2], d[3], d[4]);
-    d[0] = d[1];
-    d[1] = d[2];
-    d[2] = d[3];
-    d[3] = d[4];
-  }
   barrier ();
 
   // Horizontal pass (always 33-bit sums) on one output column. A tile sums
