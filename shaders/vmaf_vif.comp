@@ -309,10 +309,17 @@ uint moment (uint a, uint b, uint s, uint wrap_bit)
   return (WRAP & wrap_bit) != 0u ? wrap_round (a, b, s) : split_round (a, b, s);
 }
 
-uvec4 vertical_result (uint s[8])
+// Two vertical sums of means (reference, distorted) rounded to 16 bits and
+// packed as the tile: the vertical filter's and the decimation's.
+uint mean_pair (uint a1, uint a2)
 {
   const uint mr = 1u << (MEAN_SHIFT - 1u);
-  return uvec4 (((s[0] + mr) >> MEAN_SHIFT) | (((s[1] + mr) >> MEAN_SHIFT) << 16),
+  return ((a1 + mr) >> MEAN_SHIFT) | (((a2 + mr) >> MEAN_SHIFT) << 16);
+}
+
+uvec4 vertical_result (uint s[8])
+{
+  return uvec4 (mean_pair (s[0], s[1]),
       moment (s[2], s[3], MOM_SHIFT, 1u), moment (s[4], s[5], MOM_SHIFT, 1u),
       moment (s[6], s[7], MOM_SHIFT, 1u));
 }
@@ -355,6 +362,7 @@ void vertical_sym2 (int r0, int ci, int c, bool dec)
     s0[q] = fc * pl[q];
     s1[q] = fc * pr[q];
   }
+  const bool with_dec = ALONG_ROWS && SCALE < 3 && dec;
   const uint fd = SCALE < 3 ? coef (SCALE + 1, RD) : 0u;
   uint d1 = fd * pl[0], d2 = fd * pl[1];
   [[unroll]] for (int d = 1; d <= R; d++) {
@@ -367,7 +375,7 @@ void vertical_sym2 (int r0, int ci, int c, bool dec)
       s0[q] += f * p[q];
       s1[q] += f * (pl[q] + nr[q]);
     }
-    if (SCALE < 3 && d <= RD) {
+    if (with_dec && d <= RD) {
       const uint g = coef (SCALE + 1, RD - d);
       d1 += g * p[0];
       d2 += g * p[1];
@@ -377,17 +385,14 @@ void vertical_sym2 (int r0, int ci, int c, bool dec)
   }
   vres[r0][c] = vertical_result (s0);
   vres[r0 + 1][c] = vertical_result (s1);
-  if (ALONG_ROWS && SCALE < 3 && dec) {
-    const uint mr = 1u << (MEAN_SHIFT - 1u);
-    dres[r0 / 2][c] = ((d1 + mr) >> MEAN_SHIFT) | (((d2 + mr) >> MEAN_SHIFT) << 16);
-  }
+  if (with_dec)
+    dres[r0 / 2][c] = mean_pair (d1, d2);
 }
 
 // The next scale's filter down input column ci, at the tile's row 2 r:
 // both means, packed as the tile.
 uint dec_vertical (int r, int ci)
 {
-  const uint mr = 1u << (MEAN_SHIFT - 1u);
   uint a1 = 0u, a2 = 0u;
   [[unroll]] for (int k = 0; k <= 2 * RD; k++) {
     const uint f = coef (SCALE + 1, k);
@@ -395,7 +400,7 @@ uint dec_vertical (int r, int ci)
     a1 += f * (v & 0xffffu);
     a2 += f * (v >> 16);
   }
-  return ((a1 + mr) >> MEAN_SHIFT) | (((a2 + mr) >> MEAN_SHIFT) << 16);
+  return mean_pair (a1, a2);
 }
 
 // Vertical pass of the tile's `rows` first rows from the `cols` input
@@ -440,7 +445,7 @@ void vertical_pass (int rows, int col0, int cols, bool dec)
       vres[r0 + o][c] = vertical_result (s8);
     }
   }
-  // (vertical_sym2 has done it.)
+  // The decimation's, unless vertical_sym2 has formed them.
   if (ALONG_ROWS && SCALE < 3 && dec && !(SYM && KV == 2)) {
     for (int i = t; i < DEC_H * cols; i += NTHREADS) {
       const int ci = i % cols, r = i / cols;
