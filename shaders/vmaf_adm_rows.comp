@@ -24,10 +24,10 @@ layout (std430, binding = 0) readonly buffer Scratch { int scratch[]; };
 layout (std430, binding = 1) buffer Result { uint result[]; };
 
 layout (push_constant) uniform Params {
-  uint rows[4], tiles[4], partial[4]; // per scale: region rows, tiles per row, word offset
-  uint num_row[4], den_row[4];        // per scale: row shifts
-  uint result_base;                   // first word of the result slot
-  uint scale;                         // the scale summed
+  uint rows, tiles, partial; // the scale's region rows, tiles per row, word offset
+  uint num_row, den_row;      // its row shifts
+  uint result_base;           // first word of the result slot
+  uint scale;                 // the scale summed
 } pc;
 
 shared uvec2 red[THREADS];
@@ -44,7 +44,7 @@ void atomic_add64 (uint idx, uvec2 v)
 void main ()
 {
   const uint scale = pc.scale, k = gl_WorkGroupID.z, t = gl_LocalInvocationIndex;
-  const uint rows = pc.rows[scale], tiles = pc.tiles[scale];
+  const uint rows = pc.rows, tiles = pc.tiles;
   if (gl_WorkGroupID.x * THREADS >= rows)
     return; // the whole workgroup
   const uint row = gl_WorkGroupID.x * THREADS + t;
@@ -52,14 +52,14 @@ void main ()
   if (row < rows) {
     uvec2 acc = uvec2 (0u);
     for (uint tile = 0u; tile < tiles; tile++) {
-      const uint at = pc.partial[scale] + ((k * tiles + tile) * rows + row) * 2u;
+      const uint at = pc.partial + ((k * tiles + tile) * rows + row) * 2u;
       acc = add64 (acc, uvec2 (uint (scratch[at]), uint (scratch[at + 1u])));
     }
     if (k < 3u) {
-      const uint sh = pc.num_row[scale];
+      const uint sh = pc.num_row;
       v = sar64 (add64 (acc, uvec2 (half_of (sh), 0u)), sh);
     } else {
-      const uint sh = pc.den_row[scale];
+      const uint sh = pc.den_row;
       v = shr64 (add64 (acc, uvec2 (half_of (sh), 0u)), sh);
     }
   }

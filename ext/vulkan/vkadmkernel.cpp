@@ -37,11 +37,12 @@ struct MaskedPush {
 };
 static_assert (sizeof (MaskedPush) == 128, "Vulkan guarantees 128 bytes of push constants");
 
+/* One scale's, the one summed. */
 struct RowsPush {
-  uint32_t rows[4], tiles[4], partial[4];
-  uint32_t num_row[4], den_row[4];
+  uint32_t rows, tiles, partial;
+  uint32_t num_row, den_row;
   uint32_t result_base;
-  uint32_t scale; /* the scale summed */
+  uint32_t scale;
 };
 
 const uint32_t kDwt0TileW = 124, kDwt0TileH = 4; /* vmaf_adm_dwt.comp */
@@ -263,26 +264,18 @@ bool VkAdmKernel::dispatch_rows (VkExec *exec, int scale, GError **error)
 {
   const Frame &f = frame_;
   GstVulkanBufferMemory *scratch = (GstVulkanBufferMemory *) scratch_;
-  RowsPush rp = {};
-  for (int s = 0; s < 4; s++) {
-    const AdmScaleGeom &g = geom_[s];
-    AdmShifts sh;
-    adm_shifts (g, s, &sh);
-    rp.rows[s] = g.core.bottom - g.core.top;
-    rp.tiles[s] = tiles_x_[s];
-    rp.partial[s] = partial_[s];
-    rp.num_row[s] = sh.num_row;
-    rp.den_row[s] = sh.den_row;
-  }
-  rp.result_base = f.slot * kResultWords;
-  rp.scale = (uint32_t) scale;
+  const AdmScaleGeom &g = geom_[scale];
+  AdmShifts sh;
+  adm_shifts (g, scale, &sh);
+  const RowsPush rp = { (uint32_t) (g.core.bottom - g.core.top), tiles_x_[scale], partial_[scale],
+    sh.num_row, sh.den_row, f.slot * kResultWords, (uint32_t) scale };
   const VkDescriptorBufferInfo bufs[2] = {
     { scratch->buffer, 0, VK_WHOLE_SIZE },
     { f.results->buffer, 0, VK_WHOLE_SIZE },
   };
   /* 64 region rows per workgroup, per sum. */
   return exec->dispatch (rows_, bufs, 2, &rp, sizeof rp,
-      (rp.rows[scale] + kRowsPerGroup - 1) / kRowsPerGroup, 1, 6, error);
+      (rp.rows + kRowsPerGroup - 1) / kRowsPerGroup, 1, 6, error);
 }
 
 void VkAdmKernel::end (VkExec *exec)
