@@ -141,6 +141,9 @@ else
     # ../include, relative to a build folder inside its source tree.
     ln -sfn "$src/src" "$out/src"
     ln -sfn "$src/include" "$out/include"
+    # Its nvcc commands take no c_args: the headers reach them through the
+    # host compiler's CPATH.
+    export CPATH=$nvcodec${CPATH:+:$CPATH}
   fi
   # An existing build folder takes this run's options too (say --cuda added
   # to an earlier CPU build), but only when it was made from this SOURCE:
