@@ -23,12 +23,20 @@
 //    invocation per row and sum after a single barrier (a barrier per tree
 //    level cost far more than the arithmetic between them), go to the
 //    partial-sum area; the row shifts need whole rows, so vmaf_adm_rows.comp
-//    finishes them. Sums (mod 2^64) do not depend on the order of addition.
+//    finishes them. Sums (mod 2^64) do not depend on the order of addition;
+// 4. at the coarsest scale (SCALE 3), which has few rows, the last workgroup
+//    to finish its tile finishes the rows too (a counter in the result slot
+//    tells it), rather than a dispatch of its own after one more barrier,
+//    which would keep the GPU nearly idle at the end of every frame.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
 layout (constant_id = 0) const uint COS_M = 0u; // float cos^2(1 deg) * 2^24
 layout (constant_id = 1) const uint SCALE = 0u;  // a pipeline per scale: its branches fold away
+// The scale's CSF weights of bands h and v, and of band d: Q21 and Q23 at
+// scale 0, else Q32.
+layout (constant_id = 2) const uint RF_HV = 0u;
+layout (constant_id = 3) const uint RF_D = 0u;
 
 #include "vmaf_adm_common.glsl"
 
@@ -44,9 +52,13 @@ layout (constant_id = 1) const uint SCALE = 0u;  // a pipeline per scale: its br
 
 layout (local_size_x = THREADS) in;
 
-// Bands (read; the next scale's written) and partial sums (written, as
-// (low, high) word pairs).
+// Bands (read; the next scale's written).
 layout (std430, binding = 0) buffer Scratch { int scratch[]; };
+// The same buffer, for the partial sums ((low, high) word pairs): coherent,
+// as at scale 3 one workgroup reads what the others wrote (4. above).
+layout (std430, binding = 1) coherent buffer Partials { int partials[]; };
+// Result slots (VkAdmKernel::kResultWords words each); scale 3 only.
+layout (std430, binding = 2) buffer Result { uint result[]; };
 
 // Per scale, packed to fit the 128 bytes of push constants Vulkan promises;
 // the region is symmetric (right = w - left, bottom = h - top), and each
@@ -55,10 +67,12 @@ layout (std430, binding = 0) buffer Scratch { int scratch[]; };
 layout (push_constant) uniform Params {
   uint size[4];    // band width | height << 16
   uint corner[4];  // region left | top << 16
-  uint rf_hv[4];   // CSF weights of bands h and v: Q21 at scale 0, else Q32
-  uint rf_d[4];    // of band d: Q23 at scale 0, else Q32
   uint shifts[12]; // bytes: num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub, gain
   uint bands[4];   // word offset of the reference's band a
+  // Scale 3 (4. above): the result slot's first word, and the row shifts
+  // num_row | den_row << 8.
+  uint result_base;
+  uint row_shifts;
 } pc;
 
 // Scale SCALE's constants, unpacked.
@@ -92,7 +106,7 @@ void load_scale ()
   sc.partial = sc.ref_bands + 8u * sc.n;
   sc.tiles_x = (sc.right - sc.left + uint (TW) - 1u) / uint (TW);
   sc.tiles = sc.tiles_x * ((sc.bottom - sc.top + uint (TH) - 1u) / uint (TH));
-  sc.rfactor = uint[3] (pc.rf_hv[s], pc.rf_hv[s], pc.rf_d[s]);
+  sc.rfactor = uint[3] (RF_HV, RF_HV, RF_D);
   for (uint b = 0u; b < 3u; b++) {
     sc.num_sub[b] = shift_byte (s, b);
     sc.num_sq[b] = shift_byte (s, 3u + b);
@@ -201,6 +215,50 @@ void terms (uint ty, uint tx, uint i, uint j, inout uvec2 sums[6])
   }
 }
 
+// The result slot's word counting scale 3's finished tiles
+// (VkAdmKernel::kResultWords), zeroed with the slot by scale 0's wavelet
+// step.
+#define TILES_DONE 48u
+#define ADM_PARTIAL(i) partials[i]
+#include "vmaf_adm_rowsum.glsl"
+
+// Scale 3, after the tile's partial sums: the last workgroup to get here
+// adds up every region row of the six sums into the result slot, as
+// vmaf_adm_rows.comp does for the finer scales.
+#define ROW_THREADS 40 // per sum: 6 * 40 of the THREADS
+void finish_rows (uint t)
+{
+  // Every invocation's partial sums are written before the count.
+  memoryBarrierBuffer ();
+  barrier ();
+  if (t == 0u)
+    smem[0] = int (atomicAdd (result[pc.result_base + TILES_DONE], 1u) == sc.tiles - 1u);
+  barrier ();
+  if (smem[0] == 0)
+    return;
+  // The other workgroups' partial sums, after their counts.
+  memoryBarrierBuffer ();
+  const uint k = t / ROW_THREADS, l = t % ROW_THREADS;
+  const uint rows = sc.bottom - sc.top;
+  uvec2 v = uvec2 (0u);
+  if (k < 6u)
+    for (uint row = l; row < rows; row += ROW_THREADS)
+      v = add64 (v, adm_row_total (sc.partial, k, sc.tiles_x, rows, row, pc.row_shifts & 0xffu,
+          pc.row_shifts >> 8));
+  barrier ();
+  smem[2u * t] = int (v.x);
+  smem[2u * t + 1u] = int (v.y);
+  barrier ();
+  if (t < 6u) {
+    uvec2 s = uvec2 (0u);
+    for (uint i = 0u; i < ROW_THREADS; i++) {
+      const uint at = 2u * (t * ROW_THREADS + i);
+      s = add64 (s, uvec2 (uint (smem[at]), uint (smem[at + 1u])));
+    }
+    adm_atomic_add64 (adm_result_word (pc.result_base, 3u, t), s);
+  }
+}
+
 void main ()
 {
   const uint t = gl_LocalInvocationIndex;
@@ -284,8 +342,10 @@ void main ()
       }
       const uint rows = sc.bottom - sc.top;
       const uint base = sc.partial + ((k * sc.tiles_x + tile_x) * rows + ri - sc.top) * 2u;
-      scratch[base] = int (sum.x);
-      scratch[base + 1u] = int (sum.y);
+      partials[base] = int (sum.x);
+      partials[base + 1u] = int (sum.y);
     }
   }
+  if (SCALE == 3u)
+    finish_rows (t);
 }

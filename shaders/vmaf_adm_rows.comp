@@ -30,16 +30,11 @@ layout (push_constant) uniform Params {
   uint scale;                 // the scale summed
 } pc;
 
+#define ADM_PARTIAL(i) scratch[i]
+#include "vmaf_adm_rowsum.glsl"
+
 shared uvec2 red[THREADS];
 shared uvec2 red_step[STEP];
-
-void atomic_add64 (uint idx, uvec2 v)
-{
-  const uint old = atomicAdd (result[idx], v.x);
-  const uint hi = v.y + (old + v.x < old ? 1u : 0u);
-  if (hi != 0u)
-    atomicAdd (result[idx + 1u], hi);
-}
 
 void main ()
 {
@@ -49,20 +44,8 @@ void main ()
     return; // the whole workgroup
   const uint row = gl_WorkGroupID.x * THREADS + t;
   uvec2 v = uvec2 (0u);
-  if (row < rows) {
-    uvec2 acc = uvec2 (0u);
-    for (uint tile = 0u; tile < tiles; tile++) {
-      const uint at = pc.partial + ((k * tiles + tile) * rows + row) * 2u;
-      acc = add64 (acc, uvec2 (uint (scratch[at]), uint (scratch[at + 1u])));
-    }
-    if (k < 3u) {
-      const uint sh = pc.num_row;
-      v = sar64 (add64 (acc, uvec2 (half_of (sh), 0u)), sh);
-    } else {
-      const uint sh = pc.den_row;
-      v = shr64 (add64 (acc, uvec2 (half_of (sh), 0u)), sh);
-    }
-  }
+  if (row < rows)
+    v = adm_row_total (pc.partial, k, tiles, rows, row, pc.num_row, pc.den_row);
   red[t] = v;
   barrier ();
   if (t < STEP) {
@@ -76,9 +59,6 @@ void main ()
     uvec2 s = uvec2 (0u);
     for (uint l = 0u; l < STEP; l++)
       s = add64 (s, red_step[l]);
-    // num[scale][band] at pair scale * 3 + band, den 12 pairs later.
-    const uint pair = (k < 3u ? 0u : 12u) + scale * 3u + k % 3u;
-    if ((s.x | s.y) != 0u)
-      atomic_add64 (pc.result_base + 2u * pair, s);
+    adm_atomic_add64 (adm_result_word (pc.result_base, scale, k), s);
   }
 }

@@ -155,9 +155,8 @@ const char *const kDispatchNames[] = {
   "VIF scale 1", "ADM masked 0 + DWT 1",
   "VIF scale 2", "ADM masked 1 + DWT 2", "ADM rows 0",
   "VIF scale 3", "ADM masked 2 + DWT 3", "ADM rows 1",
-  "VIF tail 0", "VIF tail 1", "VIF tail 2", "VIF tail 3", "ADM masked 3", "ADM rows 2",
+  "VIF tail 0", "VIF tail 1", "VIF tail 2", "VIF tail 3", "ADM masked 3 + rows 3", "ADM rows 2",
   "motion SAD",
-  "ADM rows 3",
 };
 const unsigned kDispatches = G_N_ELEMENTS (kDispatchNames);
 

@@ -26,16 +26,18 @@ struct DwtPush {
 };
 
 /* Every scale's, packed (vmaf_adm_masked.comp: a scale's masked sums need
- * its own, the next scale's wavelet step that one's): 128 bytes, what every
- * Vulkan device takes. */
+ * its own, the next scale's wavelet step that one's), and what scale 3
+ * needs to finish its rows: at most 128 bytes, what every Vulkan device
+ * takes. The CSF weights are the pipelines' constants. */
 struct MaskedPush {
   uint32_t size[4];    /* band width | height << 16 */
   uint32_t corner[4];  /* region left | top << 16 */
-  uint32_t rf_hv[4], rf_d[4];
   uint32_t shifts[12]; /* bytes num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub, gain */
   uint32_t bands[4];   /* word offset of the reference's band a */
+  uint32_t result_base;
+  uint32_t row_shifts; /* scale 3's num_row | den_row << 8 */
 };
-static_assert (sizeof (MaskedPush) == 128, "Vulkan guarantees 128 bytes of push constants");
+static_assert (sizeof (MaskedPush) <= 128, "Vulkan guarantees 128 bytes of push constants");
 
 /* One scale's, the one summed. */
 struct RowsPush {
@@ -66,8 +68,6 @@ void masked_push (const AdmScaleGeom geom[4], const AdmConsts &c, const uint32_t
     g_assert (g.core.right == g.w - g.core.left && g.core.bottom == g.h - g.core.top);
     p->size[s] = (uint32_t) g.w | (uint32_t) g.h << 16;
     p->corner[s] = (uint32_t) g.core.left | (uint32_t) g.core.top << 16;
-    p->rf_hv[s] = c.i_rfactor[s][0];
-    p->rf_d[s] = c.i_rfactor[s][2];
     AdmShifts sh;
     adm_shifts (g, s, &sh);
     const uint32_t bytes[12] = { sh.num_sub[0], sh.num_sub[1], sh.num_sub[2], sh.num_sq[0],
@@ -106,8 +106,9 @@ VkAdmKernel *VkAdmKernel::create (GstVulkanDevice *device, const AdmParams &para
     {} };
   LumaLayout l8 = { LUMA_U8, 8, 0, 0 };
   for (uint32_t s = 0; s < 4; s++) {
-    VkKernel::Spec masked = { vmaf_adm_masked_spv, sizeof (vmaf_adm_masked_spv), 1,
-      sizeof (MaskedPush), { adm_cos_1deg_sq_q24 (), s } };
+    const AdmConsts &c = k->consts_;
+    VkKernel::Spec masked = { vmaf_adm_masked_spv, sizeof (vmaf_adm_masked_spv), 3,
+      sizeof (MaskedPush), { adm_cos_1deg_sq_q24 (), s, c.i_rfactor[s][0], c.i_rfactor[s][2] } };
     if (!(k->masked_[s] = VkKernel::create (device, masked, error))) {
       delete k;
       return nullptr;
@@ -231,14 +232,20 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
     return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwt0TileW - 1) / kDwt0TileW,
         (g0.h + kDwt0TileH - 1) / kDwt0TileH, 2, error);
   }
-  if (k <= 4) {
+  {
     /* Scale s's masked sums and the next scale's wavelet step
-     * (vmaf_adm_masked.comp); then the row sums of the scale before, whose
-     * masked sums the previous stage made. */
+     * (vmaf_adm_masked.comp; at scale 3 its row sums too); then the row
+     * sums of the scale before, whose masked sums the previous stage
+     * made. */
     const int s = (int) k - 1;
     const AdmScaleGeom &g = geom_[s];
     MaskedPush mp = {};
     masked_push (geom_, consts_, ref_bands_, &mp);
+    AdmShifts sh3;
+    adm_shifts (geom_[3], 3, &sh3);
+    g_assert (sh3.num_row < 256 && sh3.den_row < 256);
+    mp.result_base = f.slot * kResultWords;
+    mp.row_shifts = sh3.num_row | sh3.den_row << 8;
     const uint32_t rows = g.core.bottom - g.core.top;
     uint32_t groups = tiles_x_[s] * ((rows + kMaskTileH - 1) / kMaskTileH);
     if (s < 3) {
@@ -248,18 +255,21 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
     /* A grid of at most kMaxGroups columns; the shader numbers the
      * workgroups row by row. */
     const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
-    const VkDescriptorBufferInfo bufs[1] = { { scratch->buffer, 0, VK_WHOLE_SIZE } };
-    if (!exec->dispatch (masked_[s], bufs, 1, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
+    const VkDescriptorBufferInfo bufs[3] = {
+      { scratch->buffer, 0, VK_WHOLE_SIZE },
+      { scratch->buffer, 0, VK_WHOLE_SIZE },
+      { f.results->buffer, 0, VK_WHOLE_SIZE },
+    };
+    if (!exec->dispatch (masked_[s], bufs, 3, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
             grid_y, 1, error))
       return false;
     return s == 0 || dispatch_rows (exec, s - 1, error);
   }
-  return dispatch_rows (exec, 3, error);
 }
 
-/* Scale s's row sums into the slot (vmaf_adm_rows.comp): each scale's as
- * soon as its masked sums are done, so that the last stage, after the
- * coarsest scale's, is short. */
+/* Scale s's row sums into the slot (vmaf_adm_rows.comp), s < 3: each
+ * scale's as soon as its masked sums are done (scale 3's masked sums
+ * finish their own). */
 bool VkAdmKernel::dispatch_rows (VkExec *exec, int scale, GError **error)
 {
   const Frame &f = frame_;

@@ -4,11 +4,11 @@
  * VMAF's integer ADM on the GPU (shaders/vmaf_adm_*.comp): per frame pair,
  * the 64-bit integer sums of gpc::AdmAccum, bit-exact with the CPU reference
  * gst/vmaf/vmaf-adm-ref.cpp; gpc::adm_finish() turns them into libvmaf's
- * values on the host. Six dispatches: scale 0's wavelet step of both
- * pictures; per scale its masked sums (decoupling, CSF and masking fused in
- * shared-memory tiles, per-row partial sums) beside the next scale's
- * wavelet step; one that finishes the rows into the result slot (64-bit
- * atomics from 32-bit ones).
+ * values on the host. Scale 0's wavelet step of both pictures; per scale
+ * its masked sums (decoupling, CSF and masking fused in shared-memory
+ * tiles, per-row partial sums) beside the next scale's wavelet step; per
+ * scale one that finishes the rows into the result slot (64-bit atomics
+ * from 32-bit ones), except scale 3, whose masked sums do it.
  */
 #pragma once
 
@@ -26,8 +26,9 @@ namespace gpc {
 class VkAdmKernel : public VkStaged {
  public:
   /* uint32 words of one result slot: num[4][3] then den[4][3], each a
-   * (low, high) pair. */
-  static constexpr uint32_t kResultWords = 48;
+   * (low, high) pair, then scale 3's count of finished tiles and a word
+   * of padding. */
+  static constexpr uint32_t kResultWords = 50;
 
   /* NULL with error for options the GPU path does not take: those libvmaf
    * refuses, and enhancement-gain limits that are not integers (libvmaf's
@@ -52,10 +53,10 @@ class VkAdmKernel : public VkStaged {
   /* record() in parts, to run beside other kernels (vkstages.h): begin()
    * checks the arguments and readies the scratch memory and the result
    * slot, the stages (scale 0's wavelet step; per scale its masked sums with
-   * the next scale's step, and the previous scale's row sums into the slot;
-   * the last scale's row sums), end() the HOST_READ barrier. One frame at a
-   * time, from begin() to end(). */
-  static constexpr unsigned kStages = 6;
+   * the next scale's step, and the previous scale's row sums into the slot),
+   * end() the HOST_READ barrier. One frame at a time, from begin() to
+   * end(). */
+  static constexpr unsigned kStages = 5;
   bool begin (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
       GstVulkanBufferMemory *results, uint32_t slot, uint32_t width, uint32_t height,
       const LumaLayout &layout, GError **error);

@@ -3,16 +3,15 @@
  *
  * One frame pair's GPU work for vkvmaf, the same for the element and its
  * benchmark. VIF's and ADM's chains start at level 0, so a frame takes
- * ADM's six levels; motion's one dispatch runs at the level before the last
- * (its first_level). The small dispatches share levels with larger ones
- * (per 2160p 10-bit frame on an H200, each alone):
+ * their five levels; motion's one dispatch runs at the last (its
+ * first_level). The small dispatches share levels with larger ones (per
+ * 2160p 10-bit frame on an H200, each alone):
  *   0: VIF scale 0 (350 us), ADM scale 0's wavelet step (36)
  *   1: VIF scale 1 (76), ADM masked sums 0 (87)
  *   2: VIF scale 2 (24), ADM masked sums 1 (38), ADM row sums 0 (12)
  *   3: VIF scale 3 (17), ADM masked sums 2 (16), ADM row sums 1 (7)
- *   4: VIF's four tails (19, 12, 7, 5), ADM masked sums 3 (13), ADM row
- *      sums 2 (6), motion (29)
- *   5: ADM row sums 3 (5)
+ *   4: VIF's four tails (19, 12, 7, 5), ADM masked sums 3 with its row
+ *      sums, ADM row sums 2 (6), motion (29)
  * Within a level VIF comes first: the largest dispatch starts first and the
  * others fill the multiprocessors it leaves idle (its last wave above all).
  */
