@@ -57,6 +57,7 @@ layout (push_constant) uniform Params {
   uint ref_out, dis_out;       // word offsets of bands a, h, v, d
   uint slot;           // result slot this pass zeroes
   uint result_words;   // words per result slot
+  uint counters, n_counters; // words in Scratch this pass zeroes (vmaf_adm_masked.comp's)
 } pc;
 
 LUMA_FETCH_FUNCTIONS (ref, ref_words)
@@ -117,8 +118,12 @@ uint horizontal (int s[6], const bool lowpass)
 void main ()
 {
   const uint t = gl_LocalInvocationIndex;
-  if (gl_WorkGroupID == uvec3 (0u) && t < pc.result_words)
-    result[pc.slot * pc.result_words + t] = 0u;
+  if (gl_WorkGroupID == uvec3 (0u)) {
+    if (t < pc.result_words)
+      result[pc.slot * pc.result_words + t] = 0u;
+    for (uint i = t; i < pc.n_counters; i += LANES * SLICES)
+      scratch[pc.counters + i] = 0u;
+  }
   const bool dis = gl_WorkGroupID.z == 1u;
   const uint lane = gl_LocalInvocationID.x;
   const int r0 = int (gl_LocalInvocationID.y) * ROWS; // first row in the tile

@@ -25,9 +25,10 @@
 //    partial-sum area; the row shifts need whole rows, so vmaf_adm_rows.comp
 //    finishes them. Sums (mod 2^64) do not depend on the order of addition;
 // 4. at the coarsest scale (SCALE 3), which has few rows, the last workgroup
-//    to finish its tile finishes the rows too (a counter in the result slot
-//    tells it), rather than a dispatch of its own after one more barrier,
-//    which would keep the GPU nearly idle at the end of every frame.
+//    to finish a row of tiles finishes its region rows too (a count per row
+//    of tiles tells it), rather than a dispatch of its own after one more
+//    barrier, which would keep the GPU nearly idle at the end of every
+//    frame.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
@@ -54,8 +55,9 @@ layout (local_size_x = THREADS) in;
 
 // Bands (read; the next scale's written).
 layout (std430, binding = 0) buffer Scratch { int scratch[]; };
-// The same buffer, for the partial sums ((low, high) word pairs): coherent,
-// as at scale 3 one workgroup reads what the others wrote (4. above).
+// The same buffer, for the partial sums ((low, high) word pairs) and scale
+// 3's counts: coherent, as there one workgroup reads what the others of its
+// row of tiles wrote (4. above).
 layout (std430, binding = 1) coherent buffer Partials { int partials[]; };
 // Result slots (VkAdmKernel::kResultWords words each); scale 3 only.
 layout (std430, binding = 2) buffer Result { uint result[]; };
@@ -69,10 +71,12 @@ layout (push_constant) uniform Params {
   uint corner[4];  // region left | top << 16
   uint shifts[12]; // bytes: num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub, gain
   uint bands[4];   // word offset of the reference's band a
-  // Scale 3 (4. above): the result slot's first word, and the row shifts
-  // num_row | den_row << 8.
+  // Scale 3 (4. above): the result slot's first word, the row shifts
+  // num_row | den_row << 8, and the word offset of the counts of finished
+  // tiles, one per row of tiles, zeroed by scale 0's wavelet step.
   uint result_base;
   uint row_shifts;
+  uint counters;
 } pc;
 
 // Scale SCALE's constants, unpacked.
@@ -215,44 +219,39 @@ void terms (uint ty, uint tx, uint i, uint j, inout uvec2 sums[6])
   }
 }
 
-// The result slot's word counting scale 3's finished tiles
-// (VkAdmKernel::kResultWords), zeroed with the slot by scale 0's wavelet
-// step.
-#define TILES_DONE 48u
 #define ADM_PARTIAL(i) partials[i]
 #include "vmaf_adm_rowsum.glsl"
 
-// Scale 3, after the tile's partial sums: the last workgroup to get here
-// adds up every region row of the six sums into the result slot, as
-// vmaf_adm_rows.comp does for the finer scales.
-#define ROW_THREADS 40 // per sum: 6 * 40 of the THREADS
-void finish_rows (uint t)
+// Scale 3, after the tile's partial sums: the last workgroup of its row of
+// tiles to get here adds up the region rows of that row of tiles, each of
+// the six sums, into the result slot, as vmaf_adm_rows.comp does for the
+// finer scales.
+void finish_rows (uint t, uint tile_row)
 {
   // Every invocation's partial sums are written before the count.
   memoryBarrierBuffer ();
   barrier ();
   if (t == 0u)
-    smem[0] = int (atomicAdd (result[pc.result_base + TILES_DONE], 1u) == sc.tiles - 1u);
+    smem[0] = int (atomicAdd (partials[pc.counters + tile_row], 1) == int (sc.tiles_x) - 1);
   barrier ();
   if (smem[0] == 0)
     return;
   // The other workgroups' partial sums, after their counts.
   memoryBarrierBuffer ();
-  const uint k = t / ROW_THREADS, l = t % ROW_THREADS;
   const uint rows = sc.bottom - sc.top;
+  const uint k = t / TH, row = tile_row * TH + t % TH;
   uvec2 v = uvec2 (0u);
-  if (k < 6u)
-    for (uint row = l; row < rows; row += ROW_THREADS)
-      v = add64 (v, adm_row_total (sc.partial, k, sc.tiles_x, rows, row, pc.row_shifts & 0xffu,
-          pc.row_shifts >> 8));
+  if (t < 6u * TH && row < rows)
+    v = adm_row_total (sc.partial, k, sc.tiles_x, rows, row, pc.row_shifts & 0xffu,
+        pc.row_shifts >> 8);
   barrier ();
   smem[2u * t] = int (v.x);
   smem[2u * t + 1u] = int (v.y);
   barrier ();
   if (t < 6u) {
     uvec2 s = uvec2 (0u);
-    for (uint i = 0u; i < ROW_THREADS; i++) {
-      const uint at = 2u * (t * ROW_THREADS + i);
+    for (uint i = 0u; i < TH; i++) {
+      const uint at = 2u * (t * TH + i);
       s = add64 (s, uvec2 (uint (smem[at]), uint (smem[at + 1u])));
     }
     adm_atomic_add64 (adm_result_word (pc.result_base, 3u, t), s);
@@ -347,5 +346,5 @@ void main ()
     }
   }
   if (SCALE == 3u)
-    finish_rows (t);
+    finish_rows (t, g / sc.tiles_x);
 }

@@ -23,6 +23,7 @@ struct DwtPush {
   uint32_t in_w, in_h, out_w, out_h, bpc;
   uint32_t ref_in, dis_in, ref_stride, dis_stride, ref_out, dis_out;
   uint32_t slot, result_words;
+  uint32_t counters, n_counters;
 };
 
 /* Every scale's, packed (vmaf_adm_masked.comp: a scale's masked sums need
@@ -36,6 +37,7 @@ struct MaskedPush {
   uint32_t bands[4];   /* word offset of the reference's band a */
   uint32_t result_base;
   uint32_t row_shifts; /* scale 3's num_row | den_row << 8 */
+  uint32_t counters;   /* word offset of scale 3's counts, one per row of tiles */
 };
 static_assert (sizeof (MaskedPush) <= 128, "Vulkan guarantees 128 bytes of push constants");
 
@@ -169,6 +171,10 @@ bool VkAdmKernel::ensure_scratch (uint32_t w, uint32_t h, GError **error)
      * region row (vmaf_adm_rows.comp reads neighbouring rows together). */
     words += 8 * n + (uint64_t) (g.core.bottom - g.core.top) * tiles_x_[s] * 12;
   }
+  /* Scale 3's counts of finished tiles, one per row of tiles. */
+  counters_ = (uint32_t) words;
+  n_counters_ = (geom_[3].core.bottom - geom_[3].core.top + kMaskTileH - 1) / kMaskTileH;
+  words += n_counters_;
   const uint64_t max_range = device_->physical_device->properties.limits.maxStorageBufferRange;
   if (words * 4 > std::min<uint64_t> (max_range, G_MAXUINT32)) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
@@ -228,7 +234,7 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
     const AdmScaleGeom &g0 = geom_[0];
     const DwtPush dp = { f.width, f.height, (uint32_t) g0.w, (uint32_t) g0.h, f.layout.bpc,
       f.ref.offset, f.dist.offset, f.ref.stride, f.dist.stride, ref_bands_[0], dis_bands_[0],
-      f.slot, kResultWords };
+      f.slot, kResultWords, counters_, n_counters_ };
     return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwt0TileW - 1) / kDwt0TileW,
         (g0.h + kDwt0TileH - 1) / kDwt0TileH, 2, error);
   }
@@ -246,6 +252,7 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
     g_assert (sh3.num_row < 256 && sh3.den_row < 256);
     mp.result_base = f.slot * kResultWords;
     mp.row_shifts = sh3.num_row | sh3.den_row << 8;
+    mp.counters = counters_;
     const uint32_t rows = g.core.bottom - g.core.top;
     uint32_t groups = tiles_x_[s] * ((rows + kMaskTileH - 1) / kMaskTileH);
     if (s < 3) {

@@ -26,9 +26,8 @@ namespace gpc {
 class VkAdmKernel : public VkStaged {
  public:
   /* uint32 words of one result slot: num[4][3] then den[4][3], each a
-   * (low, high) pair, then scale 3's count of finished tiles and a word
-   * of padding. */
-  static constexpr uint32_t kResultWords = 50;
+   * (low, high) pair. */
+  static constexpr uint32_t kResultWords = 48;
 
   /* NULL with error for options the GPU path does not take: those libvmaf
    * refuses, and enhancement-gain limits that are not integers (libvmaf's
@@ -91,6 +90,9 @@ class VkAdmKernel : public VkStaged {
   /* Per scale: word offsets in scratch of bands a, h, v, d of both
    * pictures and of the row partial sums, and tiles per region row. */
   uint32_t ref_bands_[4] = {}, dis_bands_[4] = {}, partial_[4] = {}, tiles_x_[4] = {};
+  /* Word offset in scratch and number of scale 3's counts of finished
+   * tiles (vmaf_adm_masked.comp), one per row of tiles. */
+  uint32_t counters_ = 0, n_counters_ = 0;
   AdmScaleGeom geom_[4] = {};
 
   /* The frame between begin() and end(). */
