@@ -212,9 +212,9 @@ bool VkAdmKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane
     return false;
   exec->keep (GST_MINI_OBJECT_CAST (scratch_));
   frame_ = { ref, dist, results, slot, width, height, layout, dwt };
-  /* Scale 0's wavelet step zeroes the slot. The previous frame's reads of
-   * the scratch memory come before this frame's writes through the barrier
-   * before the first stage (vk_record_levels). */
+  /* Scale 0's wavelet step zeroes the slot and scale 3's counts. The
+   * previous frame's reads of the scratch memory come before this frame's
+   * writes through the barrier before the first stage (vk_record_levels). */
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   return true;
