@@ -80,7 +80,7 @@ trap 'stop_busy; rm -f "$cases"' EXIT
 # with GST_CHECKS added (or a gst-launch-1.0 line).
 meson introspect --tests "$build" | python3 -c '
 import json, sys, re
-count, slow, timeout, only, gst_launch = sys.argv[1:6]
+count, slow, timeout, only, gst_launch, build = sys.argv[1:7]
 tests = {t["name"]: t for t in json.load(sys.stdin)}
 def emit(name, runs, tmo, test, checks=None):
     if only and not re.search(only, name):
@@ -94,14 +94,19 @@ fast_t = timeout or "60"
 slow_t = timeout or "600"
 flac_cases = ["test_damaged_no_streaminfo", "test_damaged_no_streaminfo_no_marker",
               "test_damaged_truncated", "test_damaged_flipped_bytes", "test_damaged_garbage"]
+# The FLAC cases keep their files in one folder (they run one after the
+# other), where the gst-launch-1.0 cases find the damaged ones.
+flac_scratch = build + "/stress-scratch"
 for backend in ("cpu", "auto"):
     t = tests.get("cudaflacdec-" + backend)
     if t:
+        t = dict(t)
+        t["env"] = dict(t["env"], GPC_FLAC_SCRATCH=flac_scratch)
         for c in flac_cases:
             emit("cudaflacdec-%s:%s" % (backend, c), count, fast_t, t, c)
 t = tests.get("cudaflacdec-cpu")
 if t and gst_launch == "yes":
-    scratch = t["workdir"] + "/flac-scratch-element-cpu/"
+    scratch = flac_scratch + "/element-cpu/"
     for f in ("nosi.flac", "nosi-nomarker.flac", "truncated.flac", "flipped.flac", "garbage.flac"):
         launch = dict(t)
         launch["cmd"] = ["gst-launch-1.0", "-q", "filesrc", "location=" + scratch + f, "!",
@@ -113,10 +118,10 @@ for name, checks in (("vkproresdec", "damaged_frames"), ("vkvvcalf", "bad_parame
                      ("flac-robustness", None)):
     if name in tests:
         emit(name + (":" + checks if checks else ""), slow, slow_t, tests[name], checks)
-' "$count" "$slow_count" "$timeout" "$only" "$gst_launch" > "$cases"
+' "$count" "$slow_count" "$timeout" "$only" "$gst_launch" "$build" > "$cases"
 
 logs="$build/stress-logs"
-rm -rf "$logs"
+rm -rf "$logs" "$build/stress-scratch"
 mkdir -p "$logs"
 echo "stress: $(wc -l < "$cases") cases, $count runs of each fast one and $slow_count of each slow one," \
   "$busy busy loop(s); gst-launch-1.0 cases: $gst_launch"

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -151,14 +152,52 @@ inline bool encode_aiff (const std::string &aiff, const std::string &flac_path, 
   return run ("flac -s -f " + options + " -o '" + flac_path + "' '" + aiff + "'") == 0;
 }
 
-/* A scratch folder for this test run (under the build dir's cwd). */
+/* The scratch folders this process made, removed when it exits (by that
+ * process only: gst-check's forked test cases exit too). */
+struct ScratchDirs {
+  pid_t owner = getpid ();
+  std::vector<std::string> dirs;
+};
+
+inline ScratchDirs &scratch_dirs ()
+{
+  static ScratchDirs s;
+  return s;
+}
+
+inline void remove_scratch_dirs ()
+{
+  ScratchDirs &s = scratch_dirs ();
+  if (getpid () != s.owner)
+    return;
+  for (const std::string &d : s.dirs)
+    if (system (("rm -rf '" + d + "'").c_str ()) != 0)
+      fprintf (stderr, "could not remove %s\n", d.c_str ());
+}
+
+/* A scratch folder of this process (under the build dir's cwd), removed at
+ * exit. Its own: meson runs a test program's entries (a test and its -leaks
+ * run) at once, and files they shared were rewritten under each other.
+ * With GPC_FLAC_SCRATCH set (tools/stress.sh, whose runs take turns and
+ * then play the damaged files), $GPC_FLAC_SCRATCH/NAME instead, kept. */
 inline std::string scratch_dir (const char *name)
 {
-  std::string d = std::string ("flac-scratch-") + name;
-  std::string cmd = "mkdir -p '" + d + "'";
-  if (system (cmd.c_str ()) != 0)
+  if (const char *keep = getenv ("GPC_FLAC_SCRATCH")) {
+    std::string d = std::string (keep) + "/" + name;
+    if (system (("mkdir -p '" + d + "'").c_str ()) != 0)
+      return ".";
+    return d;
+  }
+  std::string tmpl = std::string ("flac-scratch-") + name + "-XXXXXX";
+  std::vector<char> buf (tmpl.begin (), tmpl.end ());
+  buf.push_back ('\0');
+  if (!mkdtemp (buf.data ()))
     return ".";
-  return d;
+  ScratchDirs &s = scratch_dirs ();
+  if (s.dirs.empty ())
+    atexit (remove_scratch_dirs);
+  s.dirs.push_back (buf.data ());
+  return s.dirs.back ();
 }
 
 } // namespace flac_test
