@@ -238,40 +238,40 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
     return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwt0TileW - 1) / kDwt0TileW,
         (g0.h + kDwt0TileH - 1) / kDwt0TileH, 2, error);
   }
-  {
-    /* Scale s's masked sums and the next scale's wavelet step
-     * (vmaf_adm_masked.comp; at scale 3 its row sums too); then the row
-     * sums of the scale before, whose masked sums the previous stage
-     * made. */
-    const int s = (int) k - 1;
-    const AdmScaleGeom &g = geom_[s];
-    MaskedPush mp = {};
-    masked_push (geom_, consts_, ref_bands_, &mp);
-    AdmShifts sh3;
-    adm_shifts (geom_[3], 3, &sh3);
-    g_assert (sh3.num_row < 256 && sh3.den_row < 256);
+  /* Scale s's masked sums and the next scale's wavelet step
+   * (vmaf_adm_masked.comp; at scale 3 its row sums too); then the row sums
+   * of the scale before, whose masked sums the previous stage made. */
+  g_assert (k < kStages);
+  const int s = (int) k - 1;
+  const AdmScaleGeom &g = geom_[s];
+  MaskedPush mp = {};
+  masked_push (geom_, consts_, ref_bands_, &mp);
+  if (s == 3) {
+    AdmShifts sh;
+    adm_shifts (g, 3, &sh);
+    g_assert (sh.num_row < 256 && sh.den_row < 256);
     mp.result_base = f.slot * kResultWords;
-    mp.row_shifts = sh3.num_row | sh3.den_row << 8;
+    mp.row_shifts = sh.num_row | sh.den_row << 8;
     mp.counters = counters_;
-    const uint32_t rows = g.core.bottom - g.core.top;
-    uint32_t groups = tiles_x_[s] * ((rows + kMaskTileH - 1) / kMaskTileH);
-    if (s < 3) {
-      const AdmScaleGeom &next = geom_[s + 1];
-      groups += 2 * ((next.w + kDwtTileW - 1) / kDwtTileW) * ((next.h + kDwtTileH - 1) / kDwtTileH);
-    }
-    /* A grid of at most kMaxGroups columns; the shader numbers the
-     * workgroups row by row. */
-    const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
-    const VkDescriptorBufferInfo bufs[3] = {
-      { scratch->buffer, 0, VK_WHOLE_SIZE },
-      { scratch->buffer, 0, VK_WHOLE_SIZE },
-      { f.results->buffer, 0, VK_WHOLE_SIZE },
-    };
-    if (!exec->dispatch (masked_[s], bufs, 3, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
-            grid_y, 1, error))
-      return false;
-    return s == 0 || dispatch_rows (exec, s - 1, error);
   }
+  const uint32_t rows = g.core.bottom - g.core.top;
+  uint32_t groups = tiles_x_[s] * ((rows + kMaskTileH - 1) / kMaskTileH);
+  if (s < 3) {
+    const AdmScaleGeom &next = geom_[s + 1];
+    groups += 2 * ((next.w + kDwtTileW - 1) / kDwtTileW) * ((next.h + kDwtTileH - 1) / kDwtTileH);
+  }
+  /* A grid of at most kMaxGroups columns; the shader numbers the workgroups
+   * row by row. */
+  const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
+  const VkDescriptorBufferInfo bufs[3] = {
+    { scratch->buffer, 0, VK_WHOLE_SIZE },
+    { scratch->buffer, 0, VK_WHOLE_SIZE },
+    { f.results->buffer, 0, VK_WHOLE_SIZE },
+  };
+  if (!exec->dispatch (masked_[s], bufs, 3, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
+          grid_y, 1, error))
+    return false;
+  return s == 0 || dispatch_rows (exec, s - 1, error);
 }
 
 /* Scale s's row sums into the slot (vmaf_adm_rows.comp), s < 3: each
