@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <string>
 #include <vector>
 
 #include "prores_decode.spv.h"
@@ -65,6 +64,18 @@ template <typename T> T vk_struct (VkStructureType t)
   return s;
 }
 
+/* A Vulkan list query's results (count, then entries), each entry's sType
+ * set first as the query requires. */
+template <typename T, typename Query> std::vector<T> vk_list (VkStructureType t, Query query)
+{
+  uint32_t n = 0;
+  query (&n, nullptr);
+  std::vector<T> v (n, vk_struct<T> (t));
+  query (&n, v.data ());
+  v.resize (n);
+  return v;
+}
+
 int fail (const char *what, VkResult r)
 {
   fprintf (stderr, "kernel-stats: %s failed (VkResult %d)\n", what, (int) r);
@@ -101,7 +112,7 @@ int main (int argc, char **argv)
     return 0;
   }
   if (argc < 2 || argc > 3) {
-    fprintf (stderr, "usage: kernel-stats SHADER [C0,C1,...] | --list\n");
+    fprintf (stderr, "usage: kernel-stats SHADER|FILE.spv [C0,C1,...] | --list\n");
     return 2;
   }
   const Shader *shader = nullptr;
@@ -266,26 +277,20 @@ int main (int argc, char **argv)
       "vkGetPipelineExecutableStatisticsKHR");
   auto pinfo = vk_struct<VkPipelineInfoKHR> (VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
   pinfo.pipeline = pipeline;
-  uint32_t n_exec = 0;
-  get_props (dev, &pinfo, &n_exec, nullptr);
-  std::vector<VkPipelineExecutablePropertiesKHR> execs (n_exec);
-  for (VkPipelineExecutablePropertiesKHR &x : execs)
-    x.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR;
-  get_props (dev, &pinfo, &n_exec, execs.data ());
-  std::string constants = argc == 3 ? argv[2] : "defaults";
-  for (uint32_t e = 0; e < n_exec; e++) {
-    printf ("%s [%s] executable %u: %s (subgroup %u)\n", shader->name, constants.c_str (), e,
+  const auto execs = vk_list<VkPipelineExecutablePropertiesKHR> (
+      VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR,
+      [&] (uint32_t *n, VkPipelineExecutablePropertiesKHR *v) { get_props (dev, &pinfo, n, v); });
+  const char *constants = argc == 3 ? argv[2] : "defaults";
+  for (uint32_t e = 0; e < execs.size (); e++) {
+    printf ("%s [%s] executable %u: %s (subgroup %u)\n", shader->name, constants, e,
         execs[e].name, execs[e].subgroupSize);
     auto xi = vk_struct<VkPipelineExecutableInfoKHR> (
         VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
     xi.pipeline = pipeline;
     xi.executableIndex = e;
-    uint32_t n_stats = 0;
-    get_stats (dev, &xi, &n_stats, nullptr);
-    std::vector<VkPipelineExecutableStatisticKHR> stats (n_stats);
-    for (VkPipelineExecutableStatisticKHR &x : stats)
-      x.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
-    get_stats (dev, &xi, &n_stats, stats.data ());
+    const auto stats = vk_list<VkPipelineExecutableStatisticKHR> (
+        VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR,
+        [&] (uint32_t *n, VkPipelineExecutableStatisticKHR *v) { get_stats (dev, &xi, n, v); });
     for (const VkPipelineExecutableStatisticKHR &s : stats)
       print_stat (s);
   }
