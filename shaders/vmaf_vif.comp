@@ -122,6 +122,9 @@ layout (push_constant) uniform Params {
   uint limit_hi;
   uint limit_int;    // the limit when it is an integer, else 0
   float limit_f;     // the limit as a float
+  uint limit_sq_int; // limit * limit as a double: integer part,
+  uint limit_sq_lo;  // fraction * 2^64
+  uint limit_sq_hi;
   uint list_offset;  // words, in Exact
   uint list_cap;     // entries
   uint queue_offset; // words, in Exact (one per strip of the scale)
@@ -619,7 +622,8 @@ void add_sums (uvec2 acc[4])
 
 VifLimit push_limit ()
 {
-  return VifLimit (dbl_from_bits (pc.limit_lo, pc.limit_hi), pc.limit_int, pc.limit_f);
+  return vif_limit (pc.limit_lo, pc.limit_hi, pc.limit_int, pc.limit_f, pc.limit_sq_int,
+      pc.limit_sq_lo, pc.limit_sq_hi);
 }
 
 shared uint list_base;

@@ -16,12 +16,21 @@
 const uint EPS_BASE = 16384u;
 
 // libvmaf's vif_enhn_gain_limit: as a double, as an integer (0 when it is
-// not one) and as a float.
+// not one) and as a float; and the double limit * limit, in [1, 10^4], as
+// sq_int + sq_frac / 2^64 (exact: its last place is at least 2^-52).
 struct VifLimit {
   Dbl d;
   uint i;
   float f;
+  uint sq_int;
+  uvec2 sq_frac; // (low, high)
 };
+
+// The push constant words of VkVifKernel::limit_words().
+VifLimit vif_limit (uint lo, uint hi, uint li, float lf, uint sq_int, uint sq_lo, uint sq_hi)
+{
+  return VifLimit (dbl_from_bits (lo, hi), li, lf, sq_int, uvec2 (sq_lo, sq_hi));
+}
 
 void add64 (inout uvec2 a, uint v)
 {
@@ -111,6 +120,23 @@ bool div_square (uint s12, uint s1, out uint q, out uint r)
   return false;
 }
 
+// libvmaf's int64(limit * limit * s1) in integers: X = (limit * limit) s1
+// exactly, as an integer and a fraction of 64 bits. For X < 2^45 the double
+// product is within 2^-9 of X and integers are doubles, so it truncates to
+// floor(X) unless X's fraction exceeds 1 - 2^-9. False where the fraction
+// reaches 1 - 2^-8 or X 2^45 (then num_log_exact decides).
+bool limit_sq_times (VifLimit lim, uint s1, out uvec2 p)
+{
+  uint h0, l0, h1, l1, c;
+  umulExtended (lim.sq_frac.x, s1, h0, l0);
+  umulExtended (lim.sq_frac.y, s1, h1, l1);
+  // The fraction's high word; the carry goes to the integer part.
+  const uint frac_hi = uaddCarry (l1, h0, c);
+  umulExtended (lim.sq_int, s1, p.y, p.x);
+  add64 (p, h1 + c);
+  return frac_hi < 0xff000000u && p.y < (1u << 13);
+}
+
 // The numerator's log2 term without double arithmetic, where integer and
 // float bounds prove the result; false where they do not (then
 // num_log_exact decides). With d = sigma1_sq + e (e: eps rounded to
@@ -171,9 +197,8 @@ bool num_log_fast (uint s1, uint s2, uint s12, VifLimit lim, out uint term)
   } else if (lim.i != 0u) {
     // L^2 s1 is an exact double for an integer L <= 100.
     umulExtended (lim.i * lim.i, s1, p.y, p.x);
-  } else {
-    // Two exact double products, no division: cheap enough here.
-    p = dbl_trunc (dbl_mul (dbl_mul (lim.d, lim.d), dbl_from_uint (s1)));
+  } else if (!limit_sq_times (lim, s1, p)) {
+    return false;
   }
   const uint n1 = uint (sv) + 131072u;
   add64 (p, n1);

@@ -21,6 +21,9 @@ layout (push_constant) uniform Params {
   uint limit_hi;
   uint limit_int;
   float limit_f;
+  uint limit_sq_int;
+  uint limit_sq_lo;
+  uint limit_sq_hi;
 } pc;
 
 #include "vmaf_vif_gain.glsl"
@@ -30,8 +33,8 @@ void main ()
   const uint i = gl_GlobalInvocationID.x;
   if (i >= pc.n)
     return;
-  const VifLimit lim = VifLimit (dbl_from_bits (pc.limit_lo, pc.limit_hi), pc.limit_int,
-      pc.limit_f);
+  const VifLimit lim = vif_limit (pc.limit_lo, pc.limit_hi, pc.limit_int, pc.limit_f,
+      pc.limit_sq_int, pc.limit_sq_lo, pc.limit_sq_hi);
   const uint s1 = triples[3u * i], s2 = triples[3u * i + 1u], s12 = triples[3u * i + 2u];
   uint fast;
   if (!num_log_fast (s1, s2, s12, lim, fast))

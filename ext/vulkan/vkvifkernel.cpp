@@ -3,6 +3,7 @@
  */
 #include "vkvifkernel.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <algorithm>
@@ -18,7 +19,7 @@ namespace {
 struct VifPush {
   uint32_t ref_offset, dist_offset, ref_stride, dist_stride;
   uint32_t width, height, next_offset, slot;
-  uint32_t limit[4]; /* VkVifKernel::limit_words() */
+  uint32_t limit[VkVifKernel::kLimitWords];
   uint32_t list_offset, list_cap, queue_offset, tiles_x;
 };
 
@@ -195,7 +196,7 @@ void VkVifKernel::fill_table (uint8_t *dst)
   }
 }
 
-void VkVifKernel::limit_words (double gain_limit, uint32_t out[4])
+void VkVifKernel::limit_words (double gain_limit, uint32_t out[kLimitWords])
 {
   uint64_t bits;
   memcpy (&bits, &gain_limit, sizeof bits);
@@ -204,6 +205,15 @@ void VkVifKernel::limit_words (double gain_limit, uint32_t out[4])
   out[1] = (uint32_t) (bits >> 32);
   out[2] = gain_limit == (double) (uint32_t) gain_limit ? (uint32_t) gain_limit : 0;
   memcpy (&out[3], &f, 4);
+  /* libvmaf's g * g at g = limit, as its integer part and its fraction
+   * times 2^64: both exact for a limit in [1, 100] (the square's last
+   * place is at least 2^-52). */
+  const double sq = gain_limit * gain_limit;
+  const double whole = floor (sq);
+  const uint64_t frac = (uint64_t) ldexp (sq - whole, 64);
+  out[4] = (uint32_t) whole;
+  out[5] = (uint32_t) frac;
+  out[6] = (uint32_t) (frac >> 32);
 }
 
 bool VkVifKernel::ensure_table (VkExec *exec, GError **error)

@@ -107,8 +107,10 @@ class VkVifKernel : public VkStaged {
   static void fill_table (uint8_t *dst);
 
   /* The gain limit as the shaders take it: double bits (low, high), the
-   * limit when it is an integer (else 0), float bits. */
-  static void limit_words (double gain_limit, uint32_t out[4]);
+   * limit when it is an integer (else 0), float bits, then limit * limit
+   * (a double) as its integer part and its fraction * 2^64 (low, high). */
+  static constexpr int kLimitWords = 7;
+  static void limit_words (double gain_limit, uint32_t out[kLimitWords]);
 
  private:
   /* The pipeline of a scale `width` samples wide (its strip length). */

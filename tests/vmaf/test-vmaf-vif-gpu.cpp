@@ -381,9 +381,27 @@ std::vector<uint32_t> gain_triples (gpc_test::Rng &rng, double limit, size_t n,
         push (s1, s2, s12 + rng.range (-1, 1));
         break;
       }
-      case 3: /* the gain at the limit */
-        push (s1, s2, (int64_t) (limit * (double) s1) + rng.range (-2, 2));
+      case 3: { /* the gain at the limit; half of the time with the fraction
+                 * of limit^2 sigma1_sq the closest to 1 of 64 tries (the
+                 * fast path's bound for a clamped gain) */
+        int64_t s1c = s1;
+        if (rng.chance (50)) {
+          uint32_t w[gpc::VkVifKernel::kLimitWords];
+          gpc::VkVifKernel::limit_words (limit, w);
+          const uint64_t sq_frac = (uint64_t) w[6] << 32 | w[5];
+          uint64_t best = 0;
+          for (int i = 0; i < 64; i++) {
+            const int64_t c = rng.range (1 << 17, 1 << 30);
+            const uint64_t f = (uint64_t) ((unsigned __int128) sq_frac * (uint64_t) c);
+            if (f >= best) {
+              best = f;
+              s1c = c;
+            }
+          }
+        }
+        push (s1c, s2, (int64_t) (limit * (double) s1c) + rng.range (-2, 2));
         break;
+      }
       case 4: /* gains far above the limit, or tiny */
         push (s1, s2, rng.chance (50) ? rng.range (1, 8) : (int64_t) (cs * 1.5));
         break;
@@ -410,7 +428,7 @@ GST_START_TEST (gain_terms)
   GpcVkTestDevice dev;
   GError *err = NULL;
   gpc::VkKernel::Spec spec = { vmaf_vif_gain_test_spv, sizeof (vmaf_vif_gain_test_spv), 3,
-    5 * 4, {} };
+    (1 + gpc::VkVifKernel::kLimitWords) * 4, {} };
   gpc::VkKernel *kernel = gpc::VkKernel::create (dev.device, spec, &err);
   fail_unless (kernel != NULL, "%s", err ? err->message : "");
   GstMemory *table = gpc::vk_storage_alloc (dev.device, gpc::VkVifKernel::kTableBytes, true, NULL);
@@ -421,6 +439,11 @@ GST_START_TEST (gain_terms)
   gpc_test::Rng rng = gpc_test::rng ("vif-gain-terms");
   const size_t n = 40000;
   for (double limit : { 100.0, 1.0, 1.0 + (double) rng.range (1, 98999) / 1000.0 }) {
+    /* The shaders' limit * limit: integer part and fraction * 2^64, exact. */
+    uint32_t w[gpc::VkVifKernel::kLimitWords];
+    gpc::VkVifKernel::limit_words (limit, w);
+    fail_unless ((double) w[4] + ldexp ((double) ((uint64_t) w[6] << 32 | w[5]), -64)
+        == limit * limit, "limit %.17g: limit^2 words", limit);
     std::vector<int> kind;
     const std::vector<uint32_t> triples = gain_triples (rng, limit, n, kind);
     GstMemory *in = gpc::vk_storage_alloc (dev.device, triples.size () * 4, true, NULL);
@@ -433,7 +456,7 @@ GST_START_TEST (gain_terms)
       vm->barrier.parent.pipeline_stages = VK_PIPELINE_STAGE_HOST_BIT;
       vm->barrier.parent.access_flags = VK_ACCESS_HOST_WRITE_BIT;
     }
-    uint32_t push[5] = { (uint32_t) n };
+    uint32_t push[1 + gpc::VkVifKernel::kLimitWords] = { (uint32_t) n };
     gpc::VkVifKernel::limit_words (limit, push + 1);
     VkDescriptorBufferInfo bufs[3] = {
       { ((GstVulkanBufferMemory *) in)->buffer, 0, VK_WHOLE_SIZE },
