@@ -21,7 +21,7 @@
  *              [--libvmaf-selftest N] [--no-pipeline] [--breakdown]
  *              [--vif-tile WxH] [--vif-block HxV] [--vif-threads N]
  *              [--vif-strip N] [--vif-strip-along N[,N1...]] [--vif-sym 0|1] [--vif-wrap N]
- *              [--vif-slide MASK]
+ *              [--vif-slide MASK] [--vif-tails-last]
  *
  * --libvmaf-selftest N runs only the runner's CUDA self-test on each clip's
  * first N frames (vmaf-bench-libvmaf --cuda-selftest: libvmaf's device
@@ -149,8 +149,17 @@ time_kernels (VkExec *exec, VkGpuTimer *timer, Kernels &k, const Frames &f, unsi
 }
 
 /* Names of one frame's dispatches, in recording order: level by level (see
- * vkvmaf-frame.cpp). */
+ * vkvmaf-frame.cpp), each VIF tail beside the next scale, or with
+ * --vif-tails-last all at the last level. */
 const char *const kDispatchNames[] = {
+  "VIF scale 0", "ADM DWT 0",
+  "VIF tail 0", "VIF scale 1", "ADM masked 0 + DWT 1",
+  "VIF tail 1", "VIF scale 2", "ADM masked 1 + DWT 2", "ADM rows 0",
+  "VIF tail 2", "VIF scale 3", "ADM masked 2 + DWT 3", "ADM rows 1",
+  "VIF tail 3", "ADM masked 3 + rows 3", "ADM rows 2",
+  "motion SAD",
+};
+const char *const kDispatchNamesTailsLast[] = {
   "VIF scale 0", "ADM DWT 0",
   "VIF scale 1", "ADM masked 0 + DWT 1",
   "VIF scale 2", "ADM masked 1 + DWT 2", "ADM rows 0",
@@ -159,6 +168,7 @@ const char *const kDispatchNames[] = {
   "motion SAD",
 };
 const unsigned kDispatches = G_N_ELEMENTS (kDispatchNames);
+static_assert (G_N_ELEMENTS (kDispatchNamesTailsLast) == kDispatches, "one name per dispatch");
 
 /* Where bench-vmaf puts its timestamps in a frame (VkExec): after every
  * dispatch (each then marks when the work before it ended, so the
@@ -433,6 +443,8 @@ main (int argc, char **argv)
       vif_options.wrap = atoi (argv[++i]);
     else if (!strcmp (argv[i], "--vif-slide") && has)
       vif_options.along_rows = atoi (argv[++i]);
+    else if (!strcmp (argv[i], "--vif-tails-last"))
+      vif_options.tails_last = true;
     else {
       fprintf (stderr, "unknown argument %s (see the head of bench-vmaf.cpp)\n", argv[i]);
       return 2;
@@ -561,7 +573,8 @@ main (int argc, char **argv)
         if (breakdown) {
           std::vector<double> us;
           time_marks (exec, k, f, w, h, Marks::kDispatches, us);
-          notes.push_back (marks_line (name, "dispatch", us, kDispatchNames));
+          notes.push_back (marks_line (name, "dispatch", us,
+              vif_options.tails_last ? kDispatchNamesTailsLast : kDispatchNames));
           time_marks (exec, k, f, w, h, Marks::kLevels, us);
           notes.push_back (marks_line (name, "level", us, nullptr));
         }

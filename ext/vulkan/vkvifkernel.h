@@ -59,6 +59,9 @@ struct VifKernelOptions {
    * along a row the vertical results of the columns a tile shares with
    * the previous one are kept, no column is filtered vertically twice. */
   int along_rows = -1;
+  /* Sweeps: all four tails in the last stage, as before they moved each
+   * beside the next scale's main dispatch. */
+  bool tails_last = false;
 };
 
 class VkVifKernel : public VkStaged {
@@ -87,8 +90,9 @@ class VkVifKernel : public VkStaged {
   /* record() in parts, to run beside other kernels (vkstages.h): begin()
    * checks the arguments and records what comes before the dispatches, the
    * stages (the four scales' main dispatches, each reading the picture the
-   * one before wrote; then the four tails, which read the lists the main
-   * ones wrote and only add to the results), end() the HOST_READ barrier.
+   * one before wrote, and each scale's tail, which reads the list its main
+   * dispatch wrote and only adds to the results, one stage later), end()
+   * the HOST_READ barrier.
    * One frame at a time, from begin() to end(). */
   static constexpr unsigned kStages = kVifScales + 1;
   bool begin (VkExec *exec, const MotionPlane &ref, const MotionPlane &dist,
@@ -135,6 +139,7 @@ class VkVifKernel : public VkStaged {
 
   GstVulkanDevice *device_ = nullptr;
   bool exact_only_ = false;
+  bool tails_last_ = false;
   uint32_t threads_ = 256;
   uint32_t tile_w_ = 32;
   uint32_t tile_h_ = 8;

@@ -236,6 +236,8 @@ GST_START_TEST (random_frames)
   o.block_v = 1;
   gpc::VkVifKernel *listed = gpc::VkVifKernel::create (dev.device, &err, o);
   o.exact_capacity = 40;
+  /* The tails' other placement (VifKernelOptions::tails_last). */
+  o.tails_last = true;
   gpc::VkVifKernel *queued = gpc::VkVifKernel::create (dev.device, &err, o);
   o.tile_w = o.tile_h = 0;
   o.strip = 3;
