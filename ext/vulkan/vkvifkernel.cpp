@@ -299,17 +299,11 @@ bool VkVifKernel::record_stage (VkExec *exec, unsigned k, GError **error)
    * within the level: on an H200 a 2160p 10-bit frame's last level (with
    * the motion SAD) took 34.9-35.1 us against 36.8-37.0 with all four
    * tails there, the frame 0.599 against 0.600-0.601 ms. */
-  if (tails_last_) {
-    if (k < (unsigned) kVifScales)
-      return dispatch (exec, (int) k, false, error);
-    for (int s = 0; s < kVifScales; s++) {
-      if (!dispatch (exec, s, true, error))
-        return false;
-    }
-    return true;
+  for (int s = 0; s < kVifScales; s++) {
+    const unsigned tail_stage = tails_last_ ? (unsigned) kVifScales : (unsigned) s + 1;
+    if (tail_stage == k && !dispatch (exec, s, true, error))
+      return false;
   }
-  if (k >= 1 && !dispatch (exec, (int) k - 1, true, error))
-    return false;
   return k >= (unsigned) kVifScales || dispatch (exec, (int) k, false, error);
 }
 
