@@ -355,6 +355,10 @@ std::vector<uint32_t> gain_triples (gpc_test::Rng &rng, double limit, size_t n,
     std::vector<int> &kind)
 {
   const int64_t top = (1ll << 31) - (1 << 17) - 1;
+  /* The fraction of limit^2 as 64 bits, for case 3. */
+  uint32_t w[gpc::VkVifKernel::kLimitWords];
+  gpc::VkVifKernel::limit_words (limit, w);
+  const uint64_t sq_frac = (uint64_t) w[6] << 32 | w[5];
   std::vector<uint32_t> t;
   int k = 0;
   auto push = [&] (int64_t s1, int64_t s2, int64_t s12) {
@@ -388,9 +392,6 @@ std::vector<uint32_t> gain_triples (gpc_test::Rng &rng, double limit, size_t n,
                  * fast path's bound for a clamped gain) */
         int64_t s1c = s1;
         if (rng.chance (50)) {
-          uint32_t w[gpc::VkVifKernel::kLimitWords];
-          gpc::VkVifKernel::limit_words (limit, w);
-          const uint64_t sq_frac = (uint64_t) w[6] << 32 | w[5];
           uint64_t best = 0;
           for (int i = 0; i < 64; i++) {
             const int64_t c = rng.range (1 << 17, 1 << 30);
