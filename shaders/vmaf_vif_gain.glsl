@@ -124,7 +124,8 @@ bool div_square (uint s12, uint s1, out uint q, out uint r)
 // exactly, as an integer and a fraction of 64 bits. For X < 2^45 the double
 // product is within 2^-9 of X and integers are doubles, so it truncates to
 // floor(X) unless X's fraction exceeds 1 - 2^-9. False where the fraction
-// reaches 1 - 2^-8 or X 2^45 (then num_log_exact decides).
+// reaches 1 - 2^-8 or X 2^45 (then num_log_exact decides); never for an
+// integer limit (fraction 0, X < 10^4 2^31 < 2^45).
 bool limit_sq_times (VifLimit lim, uint s1, out uvec2 p)
 {
   uint h0, l0, h1, l1, c;
@@ -194,9 +195,6 @@ bool num_log_fast (uint s1, uint s2, uint s12, VifLimit lim, out uint term)
       p = uvec2 (q - 1u, 0u);
     else
       return false;
-  } else if (lim.i != 0u) {
-    // L^2 s1 is an exact double for an integer L <= 100.
-    umulExtended (lim.i * lim.i, s1, p.y, p.x);
   } else if (!limit_sq_times (lim, s1, p)) {
     return false;
   }
