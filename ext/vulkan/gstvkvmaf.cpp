@@ -120,7 +120,7 @@ complete (GstVkVmaf * self, guint in_flight)
 {
   std::vector < gpc::VmafScored > scored;
   GError *error = NULL;
-  const bool ok = self->engine->complete (in_flight, gpc::kGpuTimeoutNs, scored, &error);
+  const bool ok = self->engine->complete (in_flight, scored, &error);
   publish (self, scored);
   if (!ok) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("The Vulkan device failed computing VMAF"),
@@ -407,7 +407,7 @@ gst_vk_vmaf_flush (GstAggregator * agg)
 {
   GstVkVmaf *self = GST_VK_VMAF (agg);
   if (self->engine)
-    self->engine->discard (gpc::kGpuTimeoutNs);
+    self->engine->discard ();
   return GST_AGGREGATOR_CLASS (parent_class)->flush ?
       GST_AGGREGATOR_CLASS (parent_class)->flush (agg) : GST_FLOW_OK;
 }
@@ -468,7 +468,7 @@ static gboolean
 gst_vk_vmaf_stop (GstAggregator * agg)
 {
   GstVkVmaf *self = GST_VK_VMAF (agg);
-  if (self->engine && !self->engine->stop (gpc::kGpuTimeoutNs))
+  if (self->engine && !self->engine->stop ())
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("The Vulkan device did not finish"), (NULL));
   delete self->engine;
   self->engine = nullptr;

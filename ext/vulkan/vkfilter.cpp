@@ -9,12 +9,12 @@ bool wait_fence_or_error (GstElement *element, VkExec &exec, GstVulkanFence *fen
     const char *doing)
 {
   GError *error = NULL;
-  if (exec.wait (fence, kGpuTimeoutNs, &error))
+  if (exec.wait (fence, exec.hang_limit_ns (), &error))
     return true;
   if (g_error_matches (error, GST_VULKAN_ERROR, VK_TIMEOUT))
     GST_ELEMENT_ERROR (element, RESOURCE, FAILED,
         ("The Vulkan device did not finish %s within %" G_GUINT64_FORMAT " s: it is lost or "
-            "hung", doing, kGpuTimeoutNs / GST_SECOND), ("%s", error->message));
+            "hung", doing, exec.hang_limit_ns () / GST_SECOND), ("%s", error->message));
   else
     GST_ELEMENT_ERROR (element, RESOURCE, FAILED, ("The Vulkan device failed while %s", doing),
         ("%s", error ? error->message : "unknown"));
@@ -24,10 +24,10 @@ bool wait_fence_or_error (GstElement *element, VkExec &exec, GstVulkanFence *fen
 
 void wait_idle_or_error (GstElement *element, VkExec &exec)
 {
-  if (!exec.wait_idle (kGpuTimeoutNs))
+  if (!exec.wait_idle (exec.hang_limit_ns ()))
     GST_ELEMENT_ERROR (element, RESOURCE, FAILED,
         ("The Vulkan device did not finish its work within %" G_GUINT64_FORMAT " s: it is lost "
-            "or hung", kGpuTimeoutNs / GST_SECOND), (NULL));
+            "or hung", exec.hang_limit_ns () / GST_SECOND), (NULL));
 }
 
 void FilterState::install_property (GObjectClass *klass, guint prop_id, const char *what,

@@ -16,17 +16,14 @@
 
 namespace gpc {
 
-/* A submission that takes longer than this means a lost or hung device. */
-constexpr guint64 kGpuTimeoutNs = 10 * GST_SECOND;
-
-/* Waits for `fence` at most kGpuTimeoutNs. A failure posts a
+/* Waits for `fence` at most exec.hang_limit_ns(). A failure posts a
  * GST_ELEMENT_ERROR on `element` that says whether the device timed out
  * or failed while `doing` (e.g. "filtering"), and returns false. */
 bool wait_fence_or_error (GstElement *element, VkExec &exec, GstVulkanFence *fence,
     const char *doing);
 
 /* GstBaseTransform::stop: waits for every submission of `exec` at most
- * kGpuTimeoutNs; a device that does not finish posts GST_ELEMENT_ERROR. */
+ * exec.hang_limit_ns(); a device that does not finish posts GST_ELEMENT_ERROR. */
 void wait_idle_or_error (GstElement *element, VkExec &exec);
 
 /* State of a filter that the streaming thread writes (set_caps, stop) or

@@ -84,10 +84,13 @@ void VkOutputCache::trim ()
 {
   std::lock_guard<std::mutex> g (lock_);
   for (const Entry &e : all_) {
-    if (gst_is_vulkan_image_memory (e.mem)
-        && !image_wait_unused ((GstVulkanImageMemory *) e.mem, kGpuTimeoutNs))
-      GST_WARNING ("an image was still in use downstream after %" G_GUINT64_FORMAT " s",
-          kGpuTimeoutNs / GST_SECOND);
+    if (gst_is_vulkan_image_memory (e.mem)) {
+      GstVulkanImageMemory *img = (GstVulkanImageMemory *) e.mem;
+      const guint64 limit = hang_limit_ns (img->device);
+      if (!image_wait_unused (img, limit))
+        GST_WARNING ("an image was still in use downstream after %" G_GUINT64_FORMAT " s",
+            limit / GST_SECOND);
+    }
     gst_memory_unref (e.mem);
   }
   all_.clear ();

@@ -13,8 +13,6 @@ namespace gpc {
 /* Status slots: more than frames can be in flight, so that a slot is free
  * again when it comes round. */
 static const uint32_t kSlots = 64;
-/* A submission that takes longer than this means a lost or hung device. */
-static const guint64 kGpuTimeoutNs = 10 * GST_SECOND;
 
 /* What recording a frame's GPU work needs, from its upload to its
  * submission (frames are recorded in batches, see submit()). */
@@ -390,7 +388,7 @@ bool ProResScheduler::complete_oldest (Done *done, const DropFn &drop, GError **
     return false;
   Pending f = pending_.front ();
   pending_.pop_front ();
-  if (!exec_->wait (f.fence, kGpuTimeoutNs, error)) {
+  if (!exec_->wait (f.fence, exec_->hang_limit_ns (), error)) {
     release (f);
     drop (f.frame);
     return false;
@@ -413,7 +411,7 @@ void ProResScheduler::discard (const DropFn &drop)
     Pending f = pending_.front ();
     pending_.pop_front ();
     if (f.fence)
-      exec_->wait (f.fence, kGpuTimeoutNs, NULL);
+      exec_->wait (f.fence, exec_->hang_limit_ns (), NULL);
     release (f);
     drop (f.frame);
   }

@@ -9,7 +9,7 @@ namespace gpc {
 
 VmafEngine::~VmafEngine ()
 {
-  stop (G_MAXUINT64);
+  stop ();
 }
 
 bool
@@ -28,7 +28,7 @@ VmafEngine::start (GstVulkanQueue *queue, VmafScorer *scorer, GError **error)
 }
 
 bool
-VmafEngine::stop (guint64 timeout_ns)
+VmafEngine::stop ()
 {
   bool ok = true;
   for (Pending &p : pending_)
@@ -36,7 +36,7 @@ VmafEngine::stop (guint64 timeout_ns)
   pending_.clear ();
   times_.clear ();
   if (exec_)
-    ok = exec_->wait_idle (timeout_ns);
+    ok = exec_->wait_idle (exec_->hang_limit_ns ());
   /* Extractors first: their result memories and history hold GPU buffers. */
   extractors_.clear ();
   io_.reset ();
@@ -119,15 +119,14 @@ VmafEngine::deliver (std::vector<VmafFrameResult> &done, std::vector<VmafScored>
 }
 
 bool
-VmafEngine::complete (guint in_flight, guint64 timeout_ns, std::vector<VmafScored> &out,
-    GError **error)
+VmafEngine::complete (guint in_flight, std::vector<VmafScored> &out, GError **error)
 {
   std::vector<VmafFrameResult> done;
   while (!pending_.empty ()) {
     Pending &p = pending_.front ();
     if (pending_.size () <= in_flight && !gst_vulkan_fence_is_signaled (p.fence))
       break;
-    const bool ok = exec_->wait (p.fence, timeout_ns, error);
+    const bool ok = exec_->wait (p.fence, exec_->hang_limit_ns (), error);
     gst_vulkan_fence_unref (p.fence);
     if (!ok) {
       pending_.pop_front ();
@@ -160,10 +159,10 @@ VmafEngine::finish (std::vector<VmafScored> &out)
 }
 
 void
-VmafEngine::discard (guint64 timeout_ns)
+VmafEngine::discard ()
 {
   for (Pending &p : pending_) {
-    exec_->wait (p.fence, timeout_ns, NULL);
+    exec_->wait (p.fence, exec_->hang_limit_ns (), NULL);
     gst_vulkan_fence_unref (p.fence);
   }
   pending_.clear ();

@@ -38,9 +38,9 @@ class VmafEngine {
 
   /* Kernels for what `scorer` needs; false with `error` set. */
   bool start (GstVulkanQueue *queue, VmafScorer *scorer, GError **error);
-  /* Waits for the GPU (at most `timeout_ns`) and drops everything; false
+  /* Waits for the GPU (at most its hang limit) and drops everything; false
    * when the device did not finish. */
-  bool stop (guint64 timeout_ns);
+  bool stop ();
 
   /* The inputs' size and luma layout (the same for both); a change ends
    * the motion history (after complete (0, ...)). */
@@ -51,14 +51,15 @@ class VmafEngine {
 
   /* Completes frames, oldest first, while more than `in_flight` are pending
    * or the oldest's fence signalled; scored frames go to `out`. False with
-   * `error` (GPU failure or time-out after `timeout_ns`). */
-  bool complete (guint in_flight, guint64 timeout_ns, std::vector<VmafScored> &out, GError **error);
+   * `error` (GPU failure, or a frame not done within the device's hang
+   * limit). */
+  bool complete (guint in_flight, std::vector<VmafScored> &out, GError **error);
 
   /* Ends the motion history: frames waiting for a successor are scored. */
   void finish (std::vector<VmafScored> &out);
 
   /* Flush: waits for and drops every pending frame, ends the history. */
-  void discard (guint64 timeout_ns);
+  void discard ();
 
   size_t pending () const { return pending_.size (); }
   uint64_t frames () const { return frames_; }

@@ -9,10 +9,17 @@
 
 namespace gpc {
 
+guint64 hang_limit_ns (GstVulkanDevice *device)
+{
+  const bool on_cpu = device->physical_device->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return (on_cpu ? 120 : 10) * GST_SECOND;
+}
+
 VkExec *VkExec::create (GstVulkanQueue *queue, GError **error)
 {
   VkExec *e = new VkExec ();
   e->queue_ = (GstVulkanQueue *) gst_object_ref (queue);
+  e->hang_limit_ns_ = gpc::hang_limit_ns (queue->device);
   e->pool_ = gst_vulkan_queue_create_command_pool (queue, error);
   if (!e->pool_) {
     delete e;

@@ -19,6 +19,13 @@
 
 namespace gpc {
 
+/* How long one submission may take before `device` counts as lost or hung:
+ * 10 s on a GPU. A device that runs shaders on the CPU (lavapipe,
+ * SwiftShader) shares its cores with everything else on the machine, so a
+ * loaded machine slows its submissions down without hanging them: it gets
+ * 120 s. */
+guint64 hang_limit_ns (GstVulkanDevice *device);
+
 class VkExec {
  public:
   ~VkExec ();
@@ -26,6 +33,8 @@ class VkExec {
 
   GstVulkanDevice *device () const { return queue_->device; }
   GstVulkanQueue *queue () const { return queue_; }
+  /* hang_limit_ns() of this queue's device. */
+  guint64 hang_limit_ns () const { return hang_limit_ns_; }
 
   /* One submission: begin(), record, submit(). Not thread-safe: one
    * streaming thread records at a time. */
@@ -100,6 +109,7 @@ class VkExec {
   std::vector<GstVulkanFence *> fences_;
   GstVulkanFence *acquire_fence (GError **error);
   VkGpuTimer *timer_ = nullptr;
+  guint64 hang_limit_ns_ = 0;
   bool stamp_barriers_ = false;  /* where timer_ stamps: barriers, else dispatches */
   uint32_t stamp_ = 0;
 };
