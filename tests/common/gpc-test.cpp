@@ -61,6 +61,25 @@ std::string media_dir ()
   return env ? env : "";
 }
 
+bool read_zstd (const std::string &path, std::vector<uint8_t> &out)
+{
+  std::string cmd = "zstd -dcq '" + path + "'";
+  FILE *f = popen (cmd.c_str (), "r");
+  if (!f)
+    return false;
+  out.clear ();
+  uint8_t buf[1 << 16];
+  size_t n;
+  while ((n = fread (buf, 1, sizeof (buf), f)) > 0)
+    out.insert (out.end (), buf, buf + n);
+  return pclose (f) == 0;
+}
+
+bool have_zstd ()
+{
+  return system ("zstd --version > /dev/null 2>&1") == 0;
+}
+
 void skip (const char *fmt, ...)
 {
   va_list ap;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <string>
+#include <vector>
 
 namespace gpc_test {
 
@@ -51,6 +52,12 @@ std::string vector_path (const std::string &relative);
 
 /* Folder with the project's committed test media (tests/media). */
 std::string media_dir ();
+
+/* Whole output of `zstd -dc path` (the conformance vectors' .zst files), or
+ * false. */
+bool read_zstd (const std::string &path, std::vector<uint8_t> &out);
+/* Whether the zstd command-line tool is installed. */
+bool have_zstd ();
 
 /* Print why and exit with meson's "skipped" code. */
 [[noreturn]] void skip (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));

@@ -1,8 +1,8 @@
 /* gst-gpucodecs
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Small helpers shared by the vvcalf tests: picture buffers and reading the
- * .yuv.zst conformance files through the zstd command-line tool.
+ * Small helpers shared by the vvcalf tests: picture buffers filled from the
+ * .yuv.zst conformance files (read with gpc_test::read_zstd).
  */
 #pragma once
 
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gpc-test.h"
 #include "vvcalf-params.h"
 #include "vvcalf-ref.h"
 
@@ -39,25 +40,8 @@ struct Picture {
   uint16_t at (int i, int x, int y) const { return plane[i][(size_t) y * stride[i] + x]; }
 };
 
-/* Whole output of `zstd -dc path`, or false. */
-inline bool read_zstd (const std::string &path, std::vector<uint8_t> &out)
-{
-  std::string cmd = "zstd -dcq '" + path + "'";
-  FILE *f = popen (cmd.c_str (), "r");
-  if (!f)
-    return false;
-  out.clear ();
-  uint8_t buf[1 << 16];
-  size_t n;
-  while ((n = fread (buf, 1, sizeof (buf), f)) > 0)
-    out.insert (out.end (), buf, buf + n);
-  return pclose (f) == 0;
-}
-
-inline bool have_zstd ()
-{
-  return system ("zstd --version > /dev/null 2>&1") == 0;
-}
+using gpc_test::have_zstd;
+using gpc_test::read_zstd;
 
 /* Fills @pic (allocated for @p) from raw little-endian 16-bit planar data. */
 inline bool load_raw (const std::vector<uint8_t> &raw, const gpc::VvcAlfPicParams &p, Picture &pic)
