@@ -6,8 +6,9 @@
  * equal libvmaf's bit for bit (tolerance: none; the log files hold them to
  * libvmaf's printed 6 decimals), for the default, neg, 4k and transformed
  * models, with subsampling, from system memory and from Vulkan buffers and
- * images; pass-through, pairing by running time, errors on mismatched
- * inputs, start failures.
+ * images; the same on the real clips (camera content of the conformance
+ * vectors, where they are) for the default and neg models; pass-through,
+ * pairing by running time, errors on mismatched inputs, start failures.
  */
 #include <map>
 #include <string>
@@ -254,31 +255,49 @@ load (const std::string &name)
   return c;
 }
 
+/* A model given by its properties, and the expectations' key of its score. */
+struct ModelRun {
+  const char *props, *key;
+};
+
+/* Every frame of `clip` and its pooled mean equal libvmaf's, for each model. */
+void
+check_models (const VmafClip &clip, const std::vector<ModelRun> &models)
+{
+  for (const ModelRun &m : models) {
+    RunOpts o;
+    o.props = m.props;
+    Run run;
+    run_clip (clip, o, &run);
+    check_frames (clip, run, m.key, 1);
+    /* The pooled mean, as libvmaf pools. */
+    double sum = 0;
+    for (int f = 0; f < clip.frames; f++)
+      sum += clip.expect[f].at (m.key);
+    fail_unless (run.pooled.count ("score") && run.pooled.at ("score") == sum / clip.frames);
+    GST_INFO ("%s %s: %d frames equal", clip.name.c_str (), m.key, clip.frames);
+  }
+}
+
+const ModelRun kDefault = { "", "vmaf" }, kNeg = { "model-filename=vmaf_v0.6.1neg", "vmaf_neg" };
+
 } // namespace
 
 GST_START_TEST (clips_match_libvmaf)
 {
-  const char *const models[][3] = {
-    { "", "vmaf", "" }, { "model-filename=vmaf_v0.6.1neg", "vmaf_neg", "" },
-    { "model-filename=vmaf_4k_v0.6.1", "vmaf_4k", "" },
-    { "phone-model=true", "vmaf_transform", "" },
-  };
-  for (const std::string &name : vmaf_clip_names ()) {
-    const VmafClip clip = load (name);
-    for (const auto &m : models) {
-      RunOpts o;
-      o.props = m[0];
-      Run run;
-      run_clip (clip, o, &run);
-      check_frames (clip, run, m[1], 1);
-      /* The pooled mean, as libvmaf pools. */
-      double sum = 0;
-      for (int f = 0; f < clip.frames; f++)
-        sum += clip.expect[f].at (m[1]);
-      fail_unless (run.pooled.count ("score") && run.pooled.at ("score") == sum / clip.frames);
-      GST_INFO ("%s %s: %d frames equal", name.c_str (), m[1], clip.frames);
-    }
-  }
+  for (const std::string &name : vmaf_clip_names ())
+    check_models (load (name), { kDefault, kNeg, { "model-filename=vmaf_4k_v0.6.1", "vmaf_4k" },
+        { "phone-model=true", "vmaf_transform" } });
+}
+GST_END_TEST;
+
+GST_START_TEST (real_clips_match_libvmaf)
+{
+  const std::vector<std::string> names = vmaf_real_clip_names ();
+  if (names.empty ())
+    printf ("SKIP real_clips_match_libvmaf: no real clip's pictures are here\n");
+  for (const std::string &name : names)
+    check_models (load (name), { kDefault, kNeg });
 }
 GST_END_TEST;
 
@@ -460,6 +479,7 @@ main (int argc, char **argv)
 {
   return gpc_vk_test_main (&argc, &argv, "vkvmaf", {
         GPC_CHECK_TEST (clips_match_libvmaf),
+        GPC_CHECK_TEST (real_clips_match_libvmaf),
         GPC_CHECK_TEST (subsample_and_pool_methods),
         GPC_CHECK_TEST (vulkan_input),
         GPC_CHECK_TEST (passes_frames_through),

@@ -49,7 +49,7 @@ static void check_clip_values (const VmafClip &clip, const gpc::AdmParams &param
 
 GST_START_TEST (clips_match_libvmaf)
 {
-  for (const std::string &name : vmaf_clip_names ()) {
+  for (const std::string &name : vmaf_all_clip_names ()) {
     VmafClip clip;
     fail_unless (vmaf_load_clip (name, &clip), "%s does not load", name.c_str ());
     gpc::AdmParams params;

@@ -52,12 +52,44 @@ GST_START_TEST (every_clip_loads)
 }
 GST_END_TEST;
 
+/* The real clips (camera content from the conformance vectors), where the
+ * vectors are: at 8, 10 and 12 bit, distorted, with libvmaf's values. */
+GST_START_TEST (every_real_clip_loads)
+{
+  const std::vector<std::string> names = vmaf_real_clip_names ();
+  if (names.empty ()) {
+    printf ("SKIP every_real_clip_loads: no real clip's pictures are here\n");
+    return;
+  }
+  std::set<int> depths;
+  for (const std::string &name : names) {
+    VmafClip clip;
+    fail_unless (vmaf_load_clip (name, &clip), "%s does not load", name.c_str ());
+    fail_unless (clip.frames >= 2 && (int) clip.ref.size () == clip.frames
+        && (int) clip.dist.size () == clip.frames);
+    depths.insert (clip.bpc);
+    for (int f = 0; f < clip.frames; f++) {
+      fail_unless (clip.ref[f] != clip.dist[f], "%s frame %d is not distorted", name.c_str (), f);
+      for (const char *key : model_keys)
+        fail_unless (clip.expect[f].count (key), "%s frame %d lacks %s", name.c_str (), f, key);
+      const double vmaf = clip.expect[f].at ("vmaf");
+      fail_unless (vmaf > 0 && vmaf < 100, "%s frame %d: vmaf %g", name.c_str (), f, vmaf);
+    }
+    /* Consecutive pictures of one scene: the reference moves. */
+    fail_unless (clip.expect[1].at ("integer_motion") > 0, "%s does not move", name.c_str ());
+    printf ("%s: %dx%d %d bit, %d frames\n", name.c_str (), clip.width, clip.height, clip.bpc,
+        clip.frames);
+  }
+  fail_unless (depths.count (8) && depths.count (10) && depths.count (12));
+}
+GST_END_TEST;
+
 /* Bit-exact: the motion reference reproduces libvmaf's integer_motion and
  * integer_motion2 of every clip (motion2 is the smaller of a frame's and its
  * successor's score; the last frame keeps its own). */
 GST_START_TEST (motion_matches_libvmaf)
 {
-  for (const std::string &name : vmaf_clip_names ()) {
+  for (const std::string &name : vmaf_all_clip_names ()) {
     VmafClip clip;
     fail_unless (vmaf_load_clip (name, &clip));
     std::vector<double> motion (clip.frames, 0.0);
@@ -88,6 +120,7 @@ vmaf_clips_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, every_clip_loads);
+  tcase_add_test (tc, every_real_clip_loads);
   tcase_add_test (tc, motion_matches_libvmaf);
   return s;
 }

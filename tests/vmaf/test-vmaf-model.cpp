@@ -34,7 +34,7 @@ check_clips (const VmafModel &model, const ModelCase &c)
 {
   gpc::VmafScoreFlags flags;
   flags.enable_transform = c.enable_transform;
-  for (const std::string &name : vmaf_clip_names ()) {
+  for (const std::string &name : vmaf_all_clip_names ()) {
     VmafClip clip;
     fail_unless (vmaf_load_clip (name, &clip));
     for (int f = 0; f < clip.frames; f++) {

@@ -41,7 +41,7 @@ static void expect_equal (const VmafClip &clip, int f, const std::string &key, d
 GST_START_TEST (clips_match_libvmaf)
 {
   int checked = 0;
-  for (const std::string &name : vmaf_clip_names ()) {
+  for (const std::string &name : vmaf_all_clip_names ()) {
     VmafClip clip;
     fail_unless (vmaf_load_clip (name, &clip), "%s does not load", name.c_str ());
     for (int f = 0; f < clip.frames; f++) {

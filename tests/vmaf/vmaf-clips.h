@@ -4,6 +4,12 @@
  * The VMAF test clips of tests/media/vmaf (see its generate.sh): luma planes
  * of a reference and a coded-and-decoded copy, and libvmaf's values for every
  * frame, printed with full double precision.
+ *
+ * The real clips (real-clips.txt there) add camera content: their reference
+ * frames are decoded pictures of the JVET conformance streams in the
+ * conformance vectors (../shared/vectors/vvc-alf), read there, never copied;
+ * their distorted frames are gpc_test::block_coder_loss of those. Only
+ * libvmaf's values for them are committed.
  */
 #pragma once
 
@@ -30,5 +36,18 @@ struct VmafClip {
  * malformed. */
 bool vmaf_load_clip (const std::string &name, VmafClip *clip);
 
-/* Every clip's name, in tests/media/vmaf/clips.txt's order. */
+/* Every committed clip's name, in tests/media/vmaf/clips.txt's order. */
 std::vector<std::string> vmaf_clip_names ();
+
+/* The real clips whose pictures are present, in real-clips.txt's order; a
+ * "SKIP real clip ..." line says why for each of the others (no vectors
+ * folder, a missing picture, no zstd tool). */
+std::vector<std::string> vmaf_real_clip_names ();
+
+/* vmaf_clip_names () followed by vmaf_real_clip_names (). */
+std::vector<std::string> vmaf_all_clip_names ();
+
+/* A real clip's size and planes, without its expectations (what
+ * tests/media/vmaf/generate.sh --real gives libvmaf); false, with the reason
+ * printed, when it is not listed or its pictures are missing. */
+bool vmaf_real_clip_planes (const std::string &name, VmafClip *clip);

@@ -12,8 +12,14 @@
 # scaled up, the new low bits a fixed dither that differs between REF and
 # DIST.
 #
-# Usage: tests/media/vmaf/generate.sh [--derived-only] LIBVMAF_SOURCE
-#        tests/media/vmaf/generate.sh [--derived-only] --installed PREFIX MODEL_DIR
+# The real clips (real-clips.txt) take their reference frames from the
+# conformance vectors and are never stored here: --real BUILD regenerates
+# only their NAME.expect, from the planes that BUILD's
+# tests/vmaf/vmaf-real-clip writes (GPC_VECTORS_DIR, default
+# ../shared/vectors beside the source tree).
+#
+# Usage: tests/media/vmaf/generate.sh [--derived-only | --real BUILD] LIBVMAF_SOURCE
+#        tests/media/vmaf/generate.sh [--derived-only | --real BUILD] --installed PREFIX MODEL_DIR
 #   (tools/build-libvmaf.sh builds libvmaf and vmaf-expect; nothing of
 #   libvmaf is committed, only the printed numbers.) --derived-only keeps
 #   the coded clips and regenerates only the derived ones.
@@ -24,7 +30,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 derived_only=false
+real_build=
 if [ "${1:-}" = --derived-only ]; then derived_only=true; shift; fi
+if [ "${1:-}" = --real ]; then real_build=$(cd "$2" && pwd); shift 2; fi
 if [ "${1:-}" = --installed ]; then
   eval "$("$root/tools/build-libvmaf.sh" --out "$work/lv" --installed "$2")"
   LIBVMAF_MODELS=$3
@@ -53,11 +61,25 @@ expect () { # name w h bpc frames: libvmaf's values of $work/ref.y, $work/dist.y
     echo "size $2 $3 $4 $5"
     "$VMAF_EXPECT" "$2" "$3" "$4" "$5" "$work/ref.y" "$work/dist.y" "$LIBVMAF_MODELS"
   } > "$here/$1.expect"
-  gzip -9 -n -c "$work/ref.y" > "$here/$1.ref.gz"
-  gzip -9 -n -c "$work/dist.y" > "$here/$1.dist.gz"
   echo "$1: $(grep -c ' vmaf ' "$here/$1.expect") frames," \
     "vmaf $(awk '$2 == "vmaf" { printf "%.3f ", $3 }' "$here/$1.expect")" >&2
 }
+
+store () { # name: the planes beside the expectations
+  gzip -9 -n -c "$work/ref.y" > "$here/$1.ref.gz"
+  gzip -9 -n -c "$work/dist.y" > "$here/$1.dist.gz"
+}
+
+if [ -n "$real_build" ]; then
+  export GPC_MEDIA_DIR="$root/tests/media"
+  export GPC_VECTORS_DIR=${GPC_VECTORS_DIR:-$(cd "$root/../shared/vectors" && pwd)}
+  grep -v '^#' "$here/real-clips.txt" | while read -r name _; do
+    [ -n "$name" ] || continue
+    read -r w h bpc frames < <("$real_build/tests/vmaf/vmaf-real-clip" "$name" "$work")
+    expect "$name" "$w" "$h" "$bpc" "$frames"
+  done
+  exit 0
+fi
 
 $derived_only || : > "$here/clips.txt"
 $derived_only || for c in "${clips[@]}"; do
@@ -87,6 +109,7 @@ for src, dst in (("src.yuv", "ref.y"), ("dec.yuv", "dist.y")):
     open(f"{work}/{dst}", "wb").write(out)
 EOF
   expect "$name" "$sw" "$sh" "$bpc" "$frames"
+  store "$name"
   echo "$name" >> "$here/clips.txt"
 done
 
@@ -110,5 +133,6 @@ for kind, salt in (("ref", 1), ("dist", 2)):
     open(f"{work}/{kind}.y", "wb").write(out)
 EOF
   expect "$name" "$w" "$h" "$bpc" "$frames"
+  store "$name"
   grep -qx "$name" "$here/clips.txt" || echo "$name" >> "$here/clips.txt"
 done
