@@ -261,14 +261,23 @@ void load_input (int x0, int y0, int first, int col0, int cols, int w, int h)
 const bool PREFETCH_ALONG = SCALE == 0;
 const int PREFETCH = (TH * TILE_W + NTHREADS - 1) / NTHREADS;
 
-void prefetch_input (int x0, int y0, int w, int h, out uint pre[PREFETCH])
-{
-  const int t = int (gl_LocalInvocationIndex);
-  [[unroll]] for (int k = 0; k < PREFETCH; k++) {
-    const int i = t + k * NTHREADS;
-    pre[k] = i < TH * TILE_W ? fetch_input (x0, y0, i / TILE_W, 2 * R + i % TILE_W, w, h) : 0u;
+// name (x0, y0, w, h, pre): the block of the tile at (x0, y0) (as
+// fetch_input counts rows and columns) that starts at row ROW0 and column
+// COL0, COLS wide and ROWS high, into registers: sample i of the block
+// (row-major) in pre[k] of invocation i - k NTHREADS. COUNT is the
+// registers an invocation needs, a constant so that the loop unrolls.
+#define FETCH_AHEAD(name, COUNT, ROW0, COL0, COLS, ROWS)                        \
+  void name (int x0, int y0, int w, int h, out uint pre[COUNT])                \
+  {                                                                            \
+    const int t = int (gl_LocalInvocationIndex);                               \
+    [[unroll]] for (int k = 0; k < COUNT; k++) {                               \
+      const int i = t + k * NTHREADS;                                          \
+      pre[k] = i < (ROWS) * (COLS)                                             \
+          ? fetch_input (x0, y0, ROW0 + i / (COLS), COL0 + i % (COLS), w, h) : 0u; \
+    }                                                                          \
   }
-}
+
+FETCH_AHEAD (prefetch_input, PREFETCH, 0, 2 * R, TILE_W, TH)
 
 void store_prefetched (uint pre[PREFETCH])
 {
@@ -290,14 +299,7 @@ void store_prefetched (uint pre[PREFETCH])
 const bool PREFETCH_DOWN = TILE_H >= 2 * R;
 const int PREFETCH_D = (TILE_H * TW + NTHREADS - 1) / NTHREADS;
 
-void prefetch_rows (int x0, int y0, int w, int h, out uint pre[PREFETCH_D])
-{
-  const int t = int (gl_LocalInvocationIndex);
-  [[unroll]] for (int k = 0; k < PREFETCH_D; k++) {
-    const int i = t + k * NTHREADS;
-    pre[k] = i < TILE_H * TW ? fetch_input (x0, y0, TH - TILE_H + i / TW, i % TW, w, h) : 0u;
-  }
-}
+FETCH_AHEAD (prefetch_rows, PREFETCH_D, TH - TILE_H, 0, TW, TILE_H)
 
 // The window moved down: rows TILE_H .. TH - 1 move up by TILE_H and the
 // fetched rows take their place. Each invocation moves the samples it
