@@ -28,13 +28,18 @@ bins=$( (find "$build/ext" -type f -name '*.so' -perm -u+x
         find "$build/tests" "$build/benchmarks" "$build/examples" -type f -perm -u+x 2>/dev/null) |
       grep -v '\.p/' | grep -v '/meson-' | grep -vE '\.(sh|py)$' | sort)
 # Debian's flac encoder too: the FLAC benchmark makes its files on the GPU
-# machine (hundreds of MB, too large to carry).
-bash "$kit" "$kitdir" $bins /usr/bin/flac
+# machine (hundreds of MB, too large to carry). decodebin and the type
+# finders, for test-vkvmaf's example pipeline (it decodes H.264 with the
+# kit's nvcodec decoders there; gst-libav's closure is far too large).
+gstplugins=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
+extra_plugins="$gstplugins/libgstplayback.so $gstplugins/libgsttypefindfunctions.so"
+bash "$kit" "$kitdir" $bins /usr/bin/flac $extra_plugins
 cp -L /usr/bin/flac "$kitdir"/bin/
+cp -L $extra_plugins "$kitdir"/plugins/
 # multifilesrc, which loops a ProRes clip's frames in the soak (tools/soak.sh).
-cp -L /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstmultifile.so "$kitdir"/plugins/
+cp -L "$gstplugins"/libgstmultifile.so "$kitdir"/plugins/
 # The leaks tracer, for the *-leaks tests (tests/common/check-leaks.sh).
-cp -L /usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstcoretracers.so "$kitdir"/plugins/
+cp -L "$gstplugins"/libgstcoretracers.so "$kitdir"/plugins/
 # The sanitizer runtimes (for the fuzz targets) and the validation layer make
 # up half of the kit; DEVKIT_LEAN=1 leaves them out, for benchmark runs where
 # the kit, the tree and any clips must fit the 64 MiB a device call carries.

@@ -7,8 +7,10 @@
  * libvmaf's printed 6 decimals), for the default, neg, 4k and transformed
  * models, with subsampling, from system memory and from Vulkan buffers and
  * images; the same on the real clips (camera content of the conformance
- * vectors, where they are) for the default and neg models; pass-through,
- * pairing by running time, errors on mismatched inputs, start failures.
+ * vectors, where they are) for the default and neg models; the docs' example
+ * pipeline (an encoded file against its source, both through decodebin);
+ * pass-through, pairing by running time, errors on mismatched inputs, start
+ * failures.
  */
 #include <map>
 #include <string>
@@ -118,51 +120,11 @@ to_memory (GstBuffer *sys, const VmafClip &clip, int bpc, Memory mem, GpcVkTestD
   return out;
 }
 
+/* The bus's messages until EOS or an error: errors, warnings and the
+ * "VMAF" messages, into `run`. */
 void
-run_clip (const VmafClip &clip, const RunOpts &o, Run *run)
+collect (GstBus *bus, Run *run)
 {
-  const VmafClip &dclip = o.dist_clip ? *o.dist_clip : clip;
-  const int dbpc = o.dist_bpc ? o.dist_bpc : clip.bpc;
-  const std::string chain = o.chain.empty () ? "" : o.chain + " ! ";
-  const std::string launch = "appsrc name=r format=time caps=\"" + caps_of (clip, clip.bpc, o.memory)
-      + "\" ! " + chain + "v.ref_sink appsrc name=d format=time caps=\""
-      + caps_of (dclip, dbpc, o.memory)
-      + "\" ! " + chain + "v.dist_sink vkvmaf name=v frame-message=true " + o.props
-      + " ! appsink name=s sync=false wait-on-eos=false";
-  GError *err = NULL;
-  GstElement *pipe = gst_parse_launch (launch.c_str (), &err);
-  fail_unless (pipe != NULL, "%s: %s", launch.c_str (), err ? err->message : "");
-  GstElement *r = gst_bin_get_by_name (GST_BIN (pipe), "r");
-  GstElement *d = gst_bin_get_by_name (GST_BIN (pipe), "d");
-  GstElement *s = gst_bin_get_by_name (GST_BIN (pipe), "s");
-  GstBus *bus = gst_element_get_bus (pipe);
-  GpcVkTestDevice *dev = o.memory == SYSTEM ? nullptr : new GpcVkTestDevice ();
-  if (dev) {
-    GstElement *v = gst_bin_get_by_name (GST_BIN (pipe), "v");
-    dev->share_with (v);
-    gst_object_unref (v);
-  }
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-
-  const GstClockTime t0 = o.extra_dist_frame ? 40 * GST_MSECOND : 0;
-  const int nr = o.ref_frames < 0 ? clip.frames : o.ref_frames;
-  const int nd = o.dist_frames < 0 ? dclip.frames : o.dist_frames;
-  auto push = [&] (GstElement *src, const VmafClip &c, const std::vector<uint16_t> &luma, int bpc,
-      GstClockTime pts) {
-    gst_app_src_push_buffer (GST_APP_SRC (src), to_memory (picture (c, luma, bpc, pts), c, bpc,
-            o.memory, dev));
-  };
-  if (o.extra_dist_frame)
-    push (d, dclip, dclip.dist[0], dbpc, 0);
-  for (int f = 0; f < std::max (nr, nd); f++) {
-    if (f < nr)
-      push (r, clip, clip.ref[f], clip.bpc, t0 + f * 40 * GST_MSECOND);
-    if (f < nd)
-      push (d, dclip, dclip.dist[f], dbpc, t0 + f * 40 * GST_MSECOND);
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (r));
-  gst_app_src_end_of_stream (GST_APP_SRC (d));
-
   for (bool done = false; !done;) {
     GstMessage *m = gst_bus_timed_pop (bus, 120 * GST_SECOND);
     fail_unless (m != NULL, "no EOS or error in 120 s");
@@ -211,6 +173,54 @@ run_clip (const VmafClip &clip, const RunOpts &o, Run *run)
     }
     gst_message_unref (m);
   }
+}
+
+void
+run_clip (const VmafClip &clip, const RunOpts &o, Run *run)
+{
+  const VmafClip &dclip = o.dist_clip ? *o.dist_clip : clip;
+  const int dbpc = o.dist_bpc ? o.dist_bpc : clip.bpc;
+  const std::string chain = o.chain.empty () ? "" : o.chain + " ! ";
+  const std::string launch = "appsrc name=r format=time caps=\"" + caps_of (clip, clip.bpc, o.memory)
+      + "\" ! " + chain + "v.ref_sink appsrc name=d format=time caps=\""
+      + caps_of (dclip, dbpc, o.memory)
+      + "\" ! " + chain + "v.dist_sink vkvmaf name=v frame-message=true " + o.props
+      + " ! appsink name=s sync=false wait-on-eos=false";
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (launch.c_str (), &err);
+  fail_unless (pipe != NULL, "%s: %s", launch.c_str (), err ? err->message : "");
+  GstElement *r = gst_bin_get_by_name (GST_BIN (pipe), "r");
+  GstElement *d = gst_bin_get_by_name (GST_BIN (pipe), "d");
+  GstElement *s = gst_bin_get_by_name (GST_BIN (pipe), "s");
+  GstBus *bus = gst_element_get_bus (pipe);
+  GpcVkTestDevice *dev = o.memory == SYSTEM ? nullptr : new GpcVkTestDevice ();
+  if (dev) {
+    GstElement *v = gst_bin_get_by_name (GST_BIN (pipe), "v");
+    dev->share_with (v);
+    gst_object_unref (v);
+  }
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+
+  const GstClockTime t0 = o.extra_dist_frame ? 40 * GST_MSECOND : 0;
+  const int nr = o.ref_frames < 0 ? clip.frames : o.ref_frames;
+  const int nd = o.dist_frames < 0 ? dclip.frames : o.dist_frames;
+  auto push = [&] (GstElement *src, const VmafClip &c, const std::vector<uint16_t> &luma, int bpc,
+      GstClockTime pts) {
+    gst_app_src_push_buffer (GST_APP_SRC (src), to_memory (picture (c, luma, bpc, pts), c, bpc,
+            o.memory, dev));
+  };
+  if (o.extra_dist_frame)
+    push (d, dclip, dclip.dist[0], dbpc, 0);
+  for (int f = 0; f < std::max (nr, nd); f++) {
+    if (f < nr)
+      push (r, clip, clip.ref[f], clip.bpc, t0 + f * 40 * GST_MSECOND);
+    if (f < nd)
+      push (d, dclip, dclip.dist[f], dbpc, t0 + f * 40 * GST_MSECOND);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (r));
+  gst_app_src_end_of_stream (GST_APP_SRC (d));
+
+  collect (bus, run);
   GstSample *sample;
   while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (s), 0)) != NULL) {
     run->out.push_back (gst_buffer_ref (gst_sample_get_buffer (sample)));
@@ -457,6 +467,90 @@ GST_START_TEST (results_files)
 }
 GST_END_TEST;
 
+/* Whether this GStreamer has decodebin, qtdemux and an H.264 decoder
+ * (gstreamer1.0-libav's, or a hardware one). */
+static bool
+can_decode_h264_mp4 ()
+{
+  for (const char *name : { "decodebin", "qtdemux" }) {
+    GstElementFactory *f = gst_element_factory_find (name);
+    if (!f)
+      return false;
+    gst_object_unref (f);
+  }
+  GList *decoders = gst_element_factory_list_get_elements (GST_ELEMENT_FACTORY_TYPE_DECODER,
+      GST_RANK_MARGINAL);
+  GstCaps *h264 = gst_caps_from_string ("video/x-h264");
+  GList *able = gst_element_factory_list_filter (decoders, h264, GST_PAD_SINK, FALSE);
+  const bool found = able != NULL;
+  gst_plugin_feature_list_free (able);
+  gst_plugin_feature_list_free (decoders);
+  gst_caps_unref (h264);
+  return found;
+}
+
+/* docs/vkvmaf.md's examples: an encoded file against its source, each through
+ * decodebin (H.264 here, at a high and a low rate, tests/media/vmaf), the
+ * per-frame messages on the bus and a JSON log; then the same frames
+ * uploaded by vulkanupload, with the 4K model and an XML log. H.264
+ * decoding is exact, so the decoded frames are those whose libvmaf values
+ * example.expect holds. */
+GST_START_TEST (example_pipeline)
+{
+  VmafClip clip;
+  fail_unless (vmaf_load_expect ("example", &clip));
+  if (!can_decode_h264_mp4 ()) {
+    printf ("SKIP example_pipeline: no decodebin, qtdemux or H.264 decoder here\n");
+    return;
+  }
+  struct Example {
+    const char *chain, *props, *format, *key;
+  };
+  const Example examples[] = {
+    { "", "", "json", "vmaf" },
+    { "vulkanupload ! ", "model-filename=vmaf_4k_v0.6.1 ", "xml", "vmaf_4k" },
+  };
+  const std::string media = gpc_test::media_dir () + "/vmaf/";
+  gchar *dir = g_dir_make_tmp ("vkvmaf-XXXXXX", NULL);
+  for (const Example &e : examples) {
+    const std::string log = std::string (dir) + "/vmaf." + e.format;
+    const std::string launch = "filesrc location=" + media + "example-source.mp4 ! decodebin ! "
+        + e.chain + "v.ref_sink filesrc location=" + media + "example-encoded.mp4 ! decodebin ! "
+        + e.chain + "v.dist_sink vkvmaf name=v frame-message=true " + e.props
+        + "results-filename=" + log + " log-format=" + e.format + " ! fakesink";
+    GError *err = NULL;
+    GstElement *pipe = gst_parse_launch (launch.c_str (), &err);
+    fail_unless (pipe != NULL, "%s: %s", launch.c_str (), err ? err->message : "");
+    GstBus *bus = gst_element_get_bus (pipe);
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    Run run;
+    collect (bus, &run);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (pipe);
+    check_frames (clip, run, e.key, 1);
+    fail_unless (run.warning.empty (), "%s", run.warning.c_str ());
+    double sum = 0;
+    for (int f = 0; f < clip.frames; f++)
+      sum += clip.expect[f].at (e.key);
+    fail_unless (run.pooled.count ("score") && run.pooled.at ("score") == sum / clip.frames);
+    /* The log: every frame's score as libvmaf prints it. */
+    gchar *text = NULL;
+    fail_unless (g_file_get_contents (log.c_str (), &text, NULL, NULL), "no log %s", log.c_str ());
+    for (int f = 0; f < clip.frames; f++) {
+      char want[64];
+      snprintf (want, sizeof want, "%.6f", clip.expect[f].at (e.key));
+      fail_unless (strstr (text, want) != NULL, "%s: %s missing", log.c_str (), want);
+    }
+    g_free (text);
+    g_unlink (log.c_str ());
+    gpc_vk_test_check_validation ();
+  }
+  g_rmdir (dir);
+  g_free (dir);
+}
+GST_END_TEST;
+
 GST_START_TEST (start_failures)
 {
   gpc_vk_test_start_failures ("videotestsrc num-buffers=3 ! video/x-raw,width=64,height=48 ! "
@@ -486,6 +580,7 @@ main (int argc, char **argv)
         GPC_CHECK_TEST (pairs_by_running_time),
         GPC_CHECK_TEST (mismatched_inputs_error),
         GPC_CHECK_TEST (results_files),
+        GPC_CHECK_TEST (example_pipeline),
         GPC_CHECK_TEST (start_failures),
         GPC_CHECK_TEST (concurrent_use) }, 900);
 }

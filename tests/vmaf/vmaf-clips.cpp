@@ -246,7 +246,7 @@ vmaf_all_clip_names ()
 }
 
 bool
-vmaf_load_clip (const std::string &name, VmafClip *clip)
+vmaf_load_expect (const std::string &name, VmafClip *clip)
 {
   const std::string path = clip_path (name + ".expect");
   std::ifstream in (path);
@@ -293,11 +293,19 @@ vmaf_load_clip (const std::string &name, VmafClip *clip)
     fprintf (stderr, "%s: no size line\n", path.c_str ());
     return false;
   }
+  return true;
+}
+
+bool
+vmaf_load_clip (const std::string &name, VmafClip *clip)
+{
+  if (!vmaf_load_expect (name, clip))
+    return false;
   RealClipSpec real;
   if (find_real (name, &real)) {
     if (real.w != clip->width || real.h != clip->height || real.bpc != clip->bpc
         || (int) real.pictures.size () != clip->frames) {
-      fprintf (stderr, "%s: its size line is not real-clips.txt's\n", path.c_str ());
+      fprintf (stderr, "%s.expect: its size line is not real-clips.txt's\n", name.c_str ());
       return false;
     }
     return real_planes (real, clip);

@@ -36,6 +36,10 @@ struct VmafClip {
  * malformed. */
 bool vmaf_load_clip (const std::string &name, VmafClip *clip);
 
+/* Only the size and expectations of NAME.expect (no planes), e.g. those of
+ * the example pipeline's files (example-source.mp4, example-encoded.mp4). */
+bool vmaf_load_expect (const std::string &name, VmafClip *clip);
+
 /* Every committed clip's name, in tests/media/vmaf/clips.txt's order. */
 std::vector<std::string> vmaf_clip_names ();
 

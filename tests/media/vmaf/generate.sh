@@ -18,8 +18,16 @@
 # tests/vmaf/vmaf-real-clip writes (GPC_VECTORS_DIR, default
 # ../shared/vectors beside the source tree).
 #
-# Usage: tests/media/vmaf/generate.sh [--derived-only | --real BUILD] LIBVMAF_SOURCE
-#        tests/media/vmaf/generate.sh [--derived-only | --real BUILD] --installed PREFIX MODEL_DIR
+# The docs' example pipeline (an encoded file against its source, both
+# through decodebin) runs in the tests on example-source.mp4 (12 frames of
+# the demo clip at 192x108, H.264 High profile at a high rate, which
+# hardware decoders take too) and example-encoded.mp4 (the same at a low
+# rate); example.expect holds libvmaf's values of their decoded frames
+# (H.264 decoding is exact, so every decoder gives these).
+# --example regenerates only these three files.
+#
+# Usage: tests/media/vmaf/generate.sh [--derived-only | --real BUILD | --example] LIBVMAF_SOURCE
+#        tests/media/vmaf/generate.sh [--derived-only | --real BUILD | --example] --installed PREFIX MODEL_DIR
 #   (tools/build-libvmaf.sh builds libvmaf and vmaf-expect; nothing of
 #   libvmaf is committed, only the printed numbers.) --derived-only keeps
 #   the coded clips and regenerates only the derived ones.
@@ -31,7 +39,9 @@ trap 'rm -rf "$work"' EXIT
 
 derived_only=false
 real_build=
+example_only=false
 if [ "${1:-}" = --derived-only ]; then derived_only=true; shift; fi
+if [ "${1:-}" = --example ]; then example_only=true; shift; fi
 if [ "${1:-}" = --real ]; then real_build=$(cd "$2" && pwd); shift 2; fi
 if [ "${1:-}" = --installed ]; then
   eval "$("$root/tools/build-libvmaf.sh" --out "$work/lv" --installed "$2")"
@@ -69,6 +79,34 @@ store () { # name: the planes beside the expectations
   gzip -9 -n -c "$work/ref.y" > "$here/$1.ref.gz"
   gzip -9 -n -c "$work/dist.y" > "$here/$1.dist.gz"
 }
+
+example () {
+  local raw="-f rawvideo -pix_fmt yuv420p"
+  ffmpeg -loglevel error -y -i "$root/tests/media/demo/demo.mp4" -vf scale=192:108:flags=bicubic \
+    -frames:v 12 $raw "$work/src.yuv"
+  ffmpeg -loglevel error -y $raw -s 192x108 -r 25 -i "$work/src.yuv" -c:v libx264 -crf 8 -profile:v high \
+    -preset veryslow -movflags +faststart -map_metadata -1 -fflags +bitexact "$here/example-source.mp4"
+  ffmpeg -loglevel error -y $raw -s 192x108 -r 25 -i "$work/src.yuv" -c:v libx264 -crf 40 \
+    -preset medium -bf 2 -movflags +faststart -map_metadata -1 -fflags +bitexact \
+    "$here/example-encoded.mp4"
+  # The decoded frames' luma planes, as decodebin gives them to vkvmaf (not
+  # through -pix_fmt gray, which would stretch them to full range).
+  for f in source:ref encoded:dist; do
+    ffmpeg -loglevel error -y -i "$here/example-${f%%:*}.mp4" $raw "$work/dec.yuv"
+    python3 -c 'import sys
+w, h = 192, 108
+data = open(sys.argv[1], "rb").read()
+frame = w * h * 3 // 2
+open(sys.argv[2], "wb").write(b"".join(data[o:o + w * h] for o in range(0, len(data), frame)))' \
+      "$work/dec.yuv" "$work/${f##*:}.y"
+  done
+  expect example 192 108 8 12
+}
+
+if $example_only; then
+  example
+  exit 0
+fi
 
 if [ -n "$real_build" ]; then
   export GPC_MEDIA_DIR="$root/tests/media"
@@ -136,3 +174,5 @@ EOF
   store "$name"
   grep -qx "$name" "$here/clips.txt" || echo "$name" >> "$here/clips.txt"
 done
+
+$derived_only || example
