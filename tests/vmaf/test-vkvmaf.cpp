@@ -506,6 +506,9 @@ GST_START_TEST (example_pipeline)
   struct Example {
     const char *chain, *props, *format, *key;
   };
+  /* Where upstream's vulkanupload makes images that vkvmaf takes (as
+   * vulkan_input checks its buffers). */
+  const bool upload = gpc_vk_test_vulkanupload_can ("I420", "VulkanImage");
   const Example examples[] = {
     { "", "", "json", "vmaf" },
     { "vulkanupload ! ", "model-filename=vmaf_4k_v0.6.1 ", "xml", "vmaf_4k" },
@@ -513,6 +516,10 @@ GST_START_TEST (example_pipeline)
   const std::string media = gpc_test::media_dir () + "/vmaf/";
   gchar *dir = g_dir_make_tmp ("vkvmaf-XXXXXX", NULL);
   for (const Example &e : examples) {
+    if (*e.chain && !upload) {
+      printf ("SKIP example_pipeline with vulkanupload: it does not upload I420 here\n");
+      continue;
+    }
     const std::string log = std::string (dir) + "/vmaf." + e.format;
     const std::string launch = "filesrc location=" + media + "example-source.mp4 ! decodebin ! "
         + e.chain + "v.ref_sink filesrc location=" + media + "example-encoded.mp4 ! decodebin ! "
