@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old vmaf vmaf-libvmaf-selftest vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
+# Steps: motion motion-old vmaf vmaf-tests vmaf-libvmaf-selftest vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
 #        prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
@@ -42,6 +42,15 @@ for s in "$@"; do
       runner=(); [ -x "$kit/bin/vmaf-bench-libvmaf" ] && runner=(--libvmaf-runner "$kit/bin/vmaf-bench-libvmaf")
       step vmaf 200 $b/benchmarks/vmaf/bench-vmaf --frames 600 --breakdown "${runner[@]}"
       tail -n 20 "$out/vmaf.txt" ;;
+    vmaf-tests) # the VMAF GPU test programs, with the validation layer where the kit has it; the
+      # real clips need their pictures in $kit/vectors/vvc-alf (tests/media/vmaf/real-clips.txt)
+      vec=$root/$kit/vectors; [ -d "$vec" ] || vec=
+      for t in test-vkvmaf test-vkvmaf-live test-vmaf-vif-gpu test-vmaf-adm-gpu test-vkvmafmotion; do
+        [ -f "$kit/layers/VkLayer_khronos_validation.json" ] && layer=VK_LAYER_KHRONOS_validation || layer=
+        GPC_VECTORS_DIR=$vec VK_INSTANCE_LAYERS=$layer GST_REGISTRY=/tmp/$t.registry \
+          step "$t" 300 "$(find $b/tests -name "$t" -type f | head -1)"
+        grep -E "Checks|SKIP|Vulkan device|:F:|:E:" "$out/$t.txt" | head -6
+      done ;;
     vmaf-libvmaf-selftest) # libvmaf's CUDA extractors against its CPU ones, on the benchmark's clips
       step vmaf-libvmaf-selftest 200 $b/benchmarks/vmaf/bench-vmaf --libvmaf-runner "$kit/bin/vmaf-bench-libvmaf" \
         --libvmaf-selftest 6
