@@ -28,13 +28,14 @@ bins=$( (find "$build/ext" -type f -name '*.so' -perm -u+x
         find "$build/tests" "$build/benchmarks" "$build/examples" -type f -perm -u+x 2>/dev/null) |
       grep -v '\.p/' | grep -v '/meson-' | grep -vE '\.(sh|py)$' | sort)
 # Debian's flac encoder too: the FLAC benchmark makes its files on the GPU
-# machine (hundreds of MB, too large to carry). decodebin and the type
-# finders, for test-vkvmaf's example pipeline (it decodes H.264 with the
-# kit's nvcodec decoders there; gst-libav's closure is far too large).
+# machine (hundreds of MB, too large to carry); zstd, which reads the
+# conformance vectors a run carries in the kit's vectors/. decodebin and the
+# type finders, for test-vkvmaf's example pipeline (it decodes H.264 with
+# the kit's nvcodec decoders there; gst-libav's closure is far too large).
 gstplugins=/usr/lib/x86_64-linux-gnu/gstreamer-1.0
 extra_plugins="$gstplugins/libgstplayback.so $gstplugins/libgsttypefindfunctions.so"
-bash "$kit" "$kitdir" $bins /usr/bin/flac $extra_plugins
-cp -L /usr/bin/flac "$kitdir"/bin/
+bash "$kit" "$kitdir" $bins /usr/bin/flac /usr/bin/zstd $extra_plugins
+cp -L /usr/bin/flac /usr/bin/zstd "$kitdir"/bin/
 cp -L $extra_plugins "$kitdir"/plugins/
 # multifilesrc, which loops a ProRes clip's frames in the soak (tools/soak.sh).
 cp -L "$gstplugins"/libgstmultifile.so "$kitdir"/plugins/
