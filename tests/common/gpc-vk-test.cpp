@@ -326,7 +326,7 @@ gpc_vk_test_to_vulkan_images (gpc::VkExec * exec, GstBuffer * sys, const GstVide
 }
 
 bool
-gpc_vk_test_vulkanupload_can (const char *format, const char *feature)
+gpc_vk_test_vulkanupload_can (const char *format, const char *feature, bool own_memory)
 {
   /* In a gst-launch-1.0 process of its own, without the validation layer:
    * where the upload fails, upstream's own validation errors (and, seen
@@ -338,19 +338,23 @@ gpc_vk_test_vulkanupload_can (const char *format, const char *feature)
    * nothing. */
   gchar *caps = g_strdup_printf ("video/x-raw(memory:%s)", feature);
   gchar *in = g_strdup_printf ("video/x-raw,format=%s,width=64,height=48", format);
-  const gchar *argv[] = { "timeout", "-s", "KILL", "60", "gst-launch-1.0", "-q", "videotestsrc", "num-buffers=2", "!", in, "!",
-    "vulkanupload", "!", caps, "!", "fakesink", NULL };
+  std::vector<const gchar *> argv = { "timeout", "-s", "KILL", "60", "gst-launch-1.0", "-q",
+    "videotestsrc", "num-buffers=2", "!", in, "!" };
+  /* identity drop-allocation keeps vulkanupload's pool from videotestsrc. */
+  if (own_memory)
+    argv.insert (argv.end (), { "identity", "drop-allocation=true", "!" });
+  argv.insert (argv.end (), { "vulkanupload", "!", caps, "!", "fakesink", NULL });
   gchar **envp = g_environ_unsetenv (g_get_environ (), "VK_INSTANCE_LAYERS");
   gint status = -1;
-  gboolean ran = g_spawn_sync (NULL, (gchar **) argv, envp,
+  gboolean ran = g_spawn_sync (NULL, (gchar **) argv.data (), envp,
       (GSpawnFlags) (G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL),
       NULL, NULL, NULL, NULL, &status, NULL);
   g_strfreev (envp);
   g_free (in);
   g_free (caps);
   const bool ok = ran && g_spawn_check_wait_status (status, NULL);
-  printf ("gpc-vk-test: vulkanupload %s %s to %s\n", ok ? "uploads" : "does not upload", format,
-      feature);
+  printf ("gpc-vk-test: vulkanupload %s %s%s to %s\n", ok ? "uploads" : "does not upload", format,
+      own_memory ? " in a source's own memory" : "", feature);
   return ok;
 }
 

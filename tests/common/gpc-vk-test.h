@@ -81,8 +81,14 @@ GstBuffer *gpc_vk_test_to_vulkan_images (gpc::VkExec * exec, GstBuffer * sys,
 /* Whether this GStreamer's vulkanupload turns `format` in system memory into
  * `feature` memory ("VulkanBuffer", "VulkanImage") on this device: 1.26's
  * does not upload I420 or GRAY8 on lavapipe. Tests whose subject is not the
- * upload itself then let our element upload instead. */
-bool gpc_vk_test_vulkanupload_can (const char *format, const char *feature);
+ * upload itself then let our element upload instead. With `own_memory`,
+ * the frames are the source's own memory (an appsrc's buffers), not
+ * buffers of the pool vulkanupload offers upstream, which videotestsrc
+ * fills: 1.22 copies those into Vulkan buffers in another way, which aborts
+ * on an assertion (vkupload.c, _raw_to_buffer_perform) when a plane fills
+ * its buffer exactly. */
+bool gpc_vk_test_vulkanupload_can (const char *format, const char *feature,
+    bool own_memory = false);
 
 /* Start failures of the element named "e" in `launch` (gst-launch syntax,
  * sources and sinks that need no device): once before its exec exists (a

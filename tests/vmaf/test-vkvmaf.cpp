@@ -343,8 +343,9 @@ GST_START_TEST (vulkan_input)
       check_frames (clip, run, "vmaf", 1);
     }
   }
-  /* vulkanupload's output, where this GStreamer and device have it. */
-  if (gpc_vk_test_vulkanupload_can ("I420", "memory:VulkanBuffer")) {
+  /* vulkanupload's output, where this GStreamer and device have it (the
+   * frames are appsrc's own memory). */
+  if (gpc_vk_test_vulkanupload_can ("I420", "VulkanBuffer", true)) {
     const VmafClip clip = load ("testsrc2-320x180-8bit");
     RunOpts o;
     o.chain = "vulkanupload ! video/x-raw(memory:VulkanBuffer)";
