@@ -265,6 +265,30 @@ load (const std::string &name)
   return c;
 }
 
+/* The pooled score is the mean of libvmaf's (expectation `key`), as libvmaf
+ * pools. */
+void
+check_pooled_mean (const VmafClip &clip, const Run &run, const char *key)
+{
+  double sum = 0;
+  for (int f = 0; f < clip.frames; f++)
+    sum += clip.expect[f].at (key);
+  fail_unless (run.pooled.count ("score") && run.pooled.at ("score") == sum / clip.frames,
+      "%s: pooled %s is not libvmaf's mean", clip.name.c_str (), key);
+}
+
+/* A log's `text` (named `what`) prints every frame's score (expectation
+ * `key`) as libvmaf does, to 6 decimals. */
+void
+check_log_scores (const char *text, const char *what, const VmafClip &clip, const char *key)
+{
+  for (int f = 0; f < clip.frames; f++) {
+    char want[64];
+    snprintf (want, sizeof want, "%.6f", clip.expect[f].at (key));
+    fail_unless (strstr (text, want) != NULL, "%s: %s missing", what, want);
+  }
+}
+
 /* A model given by its properties, and the expectations' key of its score. */
 struct ModelRun {
   const char *props, *key;
@@ -280,11 +304,7 @@ check_models (const VmafClip &clip, const std::vector<ModelRun> &models)
     Run run;
     run_clip (clip, o, &run);
     check_frames (clip, run, m.key, 1);
-    /* The pooled mean, as libvmaf pools. */
-    double sum = 0;
-    for (int f = 0; f < clip.frames; f++)
-      sum += clip.expect[f].at (m.key);
-    fail_unless (run.pooled.count ("score") && run.pooled.at ("score") == sum / clip.frames);
+    check_pooled_mean (clip, run, m.key);
     GST_INFO ("%s %s: %d frames equal", clip.name.c_str (), m.key, clip.frames);
   }
 }
@@ -447,11 +467,7 @@ GST_START_TEST (results_files)
     fail_unless (run.error.empty (), "%s", run.error.c_str ());
     gchar *text = NULL;
     fail_unless (g_file_get_contents (path.c_str (), &text, NULL, NULL));
-    for (int f = 0; f < clip.frames; f++) {
-      char want[64];
-      snprintf (want, sizeof want, "%.6f", clip.expect[f].at ("vmaf"));
-      fail_unless (strstr (text, want) != NULL, "%s: %s missing", fmt, want);
-    }
+    check_log_scores (text, fmt, clip, "vmaf");
     if (!strcmp (fmt, "json")) {
       JsonParser *p = json_parser_new ();
       fail_unless (json_parser_load_from_data (p, text, -1, NULL));
@@ -538,18 +554,10 @@ GST_START_TEST (example_pipeline)
     gst_object_unref (pipe);
     check_frames (clip, run, e.key, 1);
     fail_unless (run.warning.empty (), "%s", run.warning.c_str ());
-    double sum = 0;
-    for (int f = 0; f < clip.frames; f++)
-      sum += clip.expect[f].at (e.key);
-    fail_unless (run.pooled.count ("score") && run.pooled.at ("score") == sum / clip.frames);
-    /* The log: every frame's score as libvmaf prints it. */
+    check_pooled_mean (clip, run, e.key);
     gchar *text = NULL;
     fail_unless (g_file_get_contents (log.c_str (), &text, NULL, NULL), "no log %s", log.c_str ());
-    for (int f = 0; f < clip.frames; f++) {
-      char want[64];
-      snprintf (want, sizeof want, "%.6f", clip.expect[f].at (e.key));
-      fail_unless (strstr (text, want) != NULL, "%s: %s missing", log.c_str (), want);
-    }
+    check_log_scores (text, log.c_str (), clip, e.key);
     g_free (text);
     g_unlink (log.c_str ());
     gpc_vk_test_check_validation ();
