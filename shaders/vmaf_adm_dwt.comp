@@ -46,6 +46,7 @@ layout (local_size_x = LANES, local_size_y = SLICES) in;
 layout (std430, binding = 0) readonly buffer RefBuf { uint ref_words[]; };
 layout (std430, binding = 1) readonly buffer DisBuf { uint dis_words[]; };
 layout (std430, binding = 2) writeonly buffer Scratch { uint scratch[]; };
+// The frame's result slot, zeroed here.
 layout (std430, binding = 3) writeonly buffer Result { uint result[]; };
 
 layout (push_constant) uniform Params {
@@ -55,8 +56,7 @@ layout (push_constant) uniform Params {
   uint ref_in, dis_in; // byte offsets in the planes
   uint ref_stride, dis_stride; // bytes
   uint ref_out, dis_out;       // word offsets of bands a, h, v, d
-  uint slot;           // result slot this pass zeroes
-  uint result_words;   // words per result slot
+  uint result_words;   // words of the result slot
   uint counters, n_counters; // words in Scratch this pass zeroes (vmaf_adm_masked.comp's)
 } pc;
 
@@ -119,8 +119,8 @@ void main ()
 {
   const uint t = gl_LocalInvocationIndex;
   if (gl_WorkGroupID == uvec3 (0u)) {
-    if (t < pc.result_words)
-      result[pc.slot * pc.result_words + t] = 0u;
+    for (uint i = t; i < pc.result_words; i += LANES * SLICES)
+      result[i] = 0u;
     for (uint i = t; i < pc.n_counters; i += LANES * SLICES)
       scratch[pc.counters + i] = 0u;
   }

@@ -53,28 +53,30 @@ layout (constant_id = 3) const uint RF_D = 0u;
 
 layout (local_size_x = THREADS) in;
 
-// Bands (read; the next scale's written).
+// Each binding is only the part of the kernel's scratch buffer that this
+// dispatch touches (vkadmkernel.cpp), so that the row sums of the scale
+// before, running at the same time, never share bytes that one writes.
+// This scale's bands (read) and the next scale's (written).
 layout (std430, binding = 0) buffer Scratch { int scratch[]; };
-// The same buffer, for the partial sums ((low, high) word pairs) and scale
-// 3's counts: coherent, as there one workgroup reads what the others of its
-// row of tiles wrote (4. above).
+// This scale's partial sums ((low, high) word pairs), and at scale 3 the
+// counts after them: coherent, as there one workgroup reads what the others
+// of its row of tiles wrote (4. above).
 layout (std430, binding = 1) coherent buffer Partials { int partials[]; };
-// Result slots (VkAdmKernel::kResultWords words each); scale 3 only.
+// This scale's sums in the frame's result slot; written at scale 3 only.
 layout (std430, binding = 2) buffer Result { uint result[]; };
 
 // Per scale, packed to fit the 128 bytes of push constants Vulkan promises;
 // the region is symmetric (right = w - left, bottom = h - top), and each
-// scale's scratch holds the reference's bands a, h, v, d, the distorted's,
-// then the partial sums, per sum, tile and region row, a (low, high) pair.
+// scale's bands are the reference's a, h, v, d, then the distorted's. The
+// partial sums are, per sum, tile and region row, a (low, high) pair.
 layout (push_constant) uniform Params {
   uint size[4];    // band width | height << 16
   uint corner[4];  // region left | top << 16
   uint shifts[12]; // bytes: num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub, gain
-  uint bands[4];   // word offset of the reference's band a
-  // Scale 3 (4. above): the result slot's first word, the row shifts
-  // num_row | den_row << 8, and the word offset of the counts of finished
-  // tiles, one per row of tiles, zeroed by scale 0's wavelet step.
-  uint result_base;
+  uint bands[4];   // word offset of the reference's band a (this scale's and the next)
+  // Scale 3 (4. above): the row shifts num_row | den_row << 8, and the word
+  // offset in Partials of the counts of finished tiles, one per row of
+  // tiles, zeroed by scale 0's wavelet step.
   uint row_shifts;
   uint counters;
 } pc;
@@ -107,7 +109,7 @@ void load_scale ()
   sc.bottom = sc.h - sc.top;
   sc.ref_bands = pc.bands[s];
   sc.dis_bands = sc.ref_bands + 4u * sc.n;
-  sc.partial = sc.ref_bands + 8u * sc.n;
+  sc.partial = 0u;
   sc.tiles_x = (sc.right - sc.left + uint (TW) - 1u) / uint (TW);
   sc.tiles = sc.tiles_x * ((sc.bottom - sc.top + uint (TH) - 1u) / uint (TH));
   sc.rfactor = uint[3] (RF_HV, RF_HV, RF_D);
@@ -254,7 +256,7 @@ void finish_rows (uint t, uint tile_row)
       const uint at = 2u * (t * TH + i);
       s = add64 (s, uvec2 (uint (smem[at]), uint (smem[at + 1u])));
     }
-    adm_atomic_add64 (adm_result_word (pc.result_base, 3u, t), s);
+    adm_atomic_add64 (adm_result_word (t), s);
   }
 }
 

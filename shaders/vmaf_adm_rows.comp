@@ -20,14 +20,13 @@
 
 layout (local_size_x = THREADS) in;
 
+// The scale's partial sums, and its part of the frame's result slot.
 layout (std430, binding = 0) readonly buffer Scratch { int scratch[]; };
 layout (std430, binding = 1) buffer Result { uint result[]; };
 
 layout (push_constant) uniform Params {
-  uint rows, tiles, partial; // the scale's region rows, tiles per row, word offset
-  uint num_row, den_row;      // its row shifts
-  uint result_base;           // first word of the result slot
-  uint scale;                 // the scale summed
+  uint rows, tiles;      // the scale's region rows, tiles per row
+  uint num_row, den_row; // its row shifts
 } pc;
 
 #define ADM_PARTIAL(i) scratch[i]
@@ -38,14 +37,14 @@ shared uvec2 red_step[STEP];
 
 void main ()
 {
-  const uint scale = pc.scale, k = gl_WorkGroupID.z, t = gl_LocalInvocationIndex;
+  const uint k = gl_WorkGroupID.z, t = gl_LocalInvocationIndex;
   const uint rows = pc.rows, tiles = pc.tiles;
   if (gl_WorkGroupID.x * THREADS >= rows)
     return; // the whole workgroup
   const uint row = gl_WorkGroupID.x * THREADS + t;
   uvec2 v = uvec2 (0u);
   if (row < rows)
-    v = adm_row_total (pc.partial, k, tiles, rows, row, pc.num_row, pc.den_row);
+    v = adm_row_total (0u, k, tiles, rows, row, pc.num_row, pc.den_row);
   red[t] = v;
   barrier ();
   if (t < STEP) {
@@ -59,6 +58,6 @@ void main ()
     uvec2 s = uvec2 (0u);
     for (uint l = 0u; l < STEP; l++)
       s = add64 (s, red_step[l]);
-    adm_atomic_add64 (adm_result_word (pc.result_base, scale, k), s);
+    adm_atomic_add64 (adm_result_word (k), s);
   }
 }

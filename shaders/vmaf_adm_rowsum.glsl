@@ -25,11 +25,11 @@ uvec2 adm_row_total (uint partial, uint k, uint tiles, uint rows, uint row, uint
   return shr64 (add64 (acc, uvec2 (half_of (den_row), 0u)), den_row);
 }
 
-// The slot's word of sum k of `scale`: num[scale][band] at pair scale * 3 +
-// band, den 12 pairs later.
-uint adm_result_word (uint result_base, uint scale, uint k)
+// The word of sum k in the scale's part of the result slot: num[band] at
+// pair band, den[band] at pair 3 + band.
+uint adm_result_word (uint k)
 {
-  return result_base + 2u * ((k < 3u ? 0u : 12u) + scale * 3u + k % 3u);
+  return 2u * k;
 }
 
 // 64-bit add from 32-bit atomics: order-independent and exact.

@@ -92,6 +92,9 @@ const int IN_W = ALONG_ROWS ? (TILE_W > 2 * R ? TILE_W : 2 * R) : TW;
 
 layout (local_size_x_id = 5) in;
 
+// The host binds each dispatch only the parts of its scratch buffer that
+// it touches (vkvifkernel.cpp), so that dispatches running at once never
+// bind the same bytes where one writes.
 // Scale 0: the two luma planes. Coarser scales: binding 0 holds both
 // pictures, one word per sample (reference low 16 bits, distorted high).
 layout (std430, binding = 0) readonly buffer RefBuf { uint ref_words[]; };
@@ -100,24 +103,23 @@ layout (std430, binding = 1) readonly buffer DistBuf { uint dist_words[]; };
 layout (std430, binding = 2) writeonly buffer NextBuf { uint next_words[]; };
 // The gain's tables (vmaf_vif_gain.glsl).
 layout (std430, binding = 3) readonly buffer Log2Buf { uint log2_words[]; };
-// Per result slot and scale: num_log, den_log, num_non_log, den_non_log as
-// (low, high) 32-bit pairs.
+// This scale's sums in the frame's result slot: num_log, den_log,
+// num_non_log, den_non_log as (low, high) 32-bit pairs.
 layout (std430, binding = 4) buffer Result { uint result[]; };
-// Pixels for the exact emulation: per scale s, word s counts the entries
-// listed (past the capacity: reserved but not written), word 4 + s the
-// strips queued; the scale's list (3 words an entry: sigma1_sq, sigma2_sq,
-// sigma12; an entry of zeros is empty) and its queue follow elsewhere.
+// This scale's pixels for the exact emulation: word 0 counts the entries
+// listed (past the capacity: reserved but not written), word 1 the strips
+// queued; then the list (3 words an entry: sigma1_sq, sigma2_sq, sigma12;
+// an entry of zeros is empty) and the queue.
 layout (std430, binding = 5) buffer Exact { uint exact[]; };
+const uint LIST_AT = 2u;
 
 layout (push_constant) uniform Params {
-  uint ref_offset;   // scale 0: bytes (multiple of 4); else words
+  uint ref_offset;   // scale 0 only: bytes (multiple of 4)
   uint dist_offset;  // scale 0 only
   uint ref_stride;   // scale 0: bytes (multiple of 4); else words
   uint dist_stride;  // scale 0 only
   uint width;        // of this scale
   uint height;
-  uint next_offset;  // words
-  uint slot;
   uint limit_lo;     // gain limit, IEEE double bits
   uint limit_hi;
   uint limit_int;    // the limit when it is an integer, else 0
@@ -125,7 +127,6 @@ layout (push_constant) uniform Params {
   uint limit_sq_int; // limit * limit as a double: integer part,
   uint limit_sq_lo;  // fraction * 2^64
   uint limit_sq_hi;
-  uint list_offset;  // words, in Exact
   uint list_cap;     // entries
   uint queue_offset; // words, in Exact (one per strip of the scale)
   uint tiles_x;      // strips per row of the scale
@@ -234,7 +235,7 @@ uint fetch_input (int x0, int y0, int ty, int col, int w, int h)
   if (SCALE == 0)
     return uint (ref_fetch (pc.ref_offset + gy * pc.ref_stride, gx)) |
         (uint (dist_fetch (pc.dist_offset + gy * pc.dist_stride, gx)) << 16);
-  return ref_words[pc.ref_offset + gy * pc.ref_stride + gx];
+  return ref_words[gy * pc.ref_stride + gx];
 }
 
 // Rows `first` .. TH - 1 and columns col0 .. col0 + cols - 1 of the tile
@@ -643,7 +644,7 @@ void decimate_rows (int x0, int y0, int w, int h)
       a1 += f * (v & 0xffffu);
       a2 += f * (v >> 16);
     }
-    next_words[pc.next_offset + uint (oy * nw + ox)] =
+    next_words[uint (oy * nw + ox)] =
         ((a1 + 32768u) >> 16) | (((a2 + 32768u) >> 16) << 16);
   }
 }
@@ -681,7 +682,7 @@ void add_sums (uvec2 acc[4])
   barrier ();
   if (t < 4u) {
     const uvec2 s = uvec2 (tile_sums[2 * t], tile_sums[2 * t + 1]);
-    const uint base = (pc.slot * 4u + uint (SCALE)) * 8u + 2u * t;
+    const uint base = 2u * t;
     if (s != uvec2 (0u)) {
       const uint old = atomicAdd (result[base], s.x);
       const uint hi = s.y + (old + s.x < old ? 1u : 0u);
@@ -805,20 +806,20 @@ void main_pass ()
     uint base = pc.list_cap;
     bool fits = n <= WG_LIST;
     if (fits && n != 0u) {
-      base = atomicAdd (exact[SCALE], n);
+      base = atomicAdd (exact[0], n);
       fits = base <= pc.list_cap && n <= pc.list_cap - base;
     }
     list_base = base;
     list_fits = fits;
     if (!fits)
-      exact[pc.queue_offset + atomicAdd (exact[4 + SCALE], 1u)] =
+      exact[pc.queue_offset + atomicAdd (exact[1], 1u)] =
           gl_WorkGroupID.y * pc.tiles_x + gl_WorkGroupID.x;
   }
   barrier ();
   const uint base = list_base;
   const bool fits = list_fits;
   for (uint e = uint (t); e < n && base + e < pc.list_cap; e += uint (NTHREADS)) {
-    const uint o = pc.list_offset + 3u * (base + e);
+    const uint o = LIST_AT + 3u * (base + e);
     exact[o] = fits ? exact_list[3u * e] : 0u;
     exact[o + 1u] = fits ? exact_list[3u * e + 1u] : 0u;
     exact[o + 2u] = fits ? exact_list[3u * e + 2u] : 0u;
@@ -836,16 +837,16 @@ void tail_pass ()
 
   // The listed pixels.
   uvec2 acc[4] = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));
-  const uint n = min (exact[SCALE], pc.list_cap);
+  const uint n = min (exact[0], pc.list_cap);
   for (uint e = g * uint (NTHREADS) + t; e < n; e += TAIL_GROUPS * uint (NTHREADS)) {
-    const uint o = pc.list_offset + 3u * e;
+    const uint o = LIST_AT + 3u * e;
     if (exact[o + 2u] != 0u)
       add64 (acc[0], num_log_exact (exact[o], exact[o + 1u], exact[o + 2u], lim));
   }
   add_sums (acc);
 
   // The queued strips, whole.
-  const uint queued = exact[4 + SCALE];
+  const uint queued = exact[1];
   for (uint q = g; q < queued; q += TAIL_GROUPS) {
     const uint id = exact[pc.queue_offset + q];
     acc = uvec2[4] (uvec2 (0u), uvec2 (0u), uvec2 (0u), uvec2 (0u));

@@ -22,7 +22,7 @@ namespace {
 struct DwtPush {
   uint32_t in_w, in_h, out_w, out_h, bpc;
   uint32_t ref_in, dis_in, ref_stride, dis_stride, ref_out, dis_out;
-  uint32_t slot, result_words;
+  uint32_t result_words;
   uint32_t counters, n_counters;
 };
 
@@ -34,19 +34,16 @@ struct MaskedPush {
   uint32_t size[4];    /* band width | height << 16 */
   uint32_t corner[4];  /* region left | top << 16 */
   uint32_t shifts[12]; /* bytes num_sub[3], num_sq[3], num_cub[3], den_sq, den_cub, gain */
-  uint32_t bands[4];   /* word offset of the reference's band a */
-  uint32_t result_base;
+  uint32_t bands[4];   /* word offset of the reference's band a, in the binding */
   uint32_t row_shifts; /* scale 3's num_row | den_row << 8 */
-  uint32_t counters;   /* word offset of scale 3's counts, one per row of tiles */
+  uint32_t counters;   /* word offset of scale 3's counts (one per row of tiles), in the binding */
 };
 static_assert (sizeof (MaskedPush) <= 128, "Vulkan guarantees 128 bytes of push constants");
 
 /* One scale's, the one summed. */
 struct RowsPush {
-  uint32_t rows, tiles, partial;
+  uint32_t rows, tiles;
   uint32_t num_row, den_row;
-  uint32_t result_base;
-  uint32_t scale;
 };
 
 const uint32_t kDwt0TileW = 124, kDwt0TileH = 4; /* vmaf_adm_dwt.comp */
@@ -54,6 +51,14 @@ const uint32_t kDwtTileW = 32, kDwtTileH = 15;   /* vmaf_adm_wavelet.glsl, scale
 const uint32_t kMaskTileW = 30, kMaskTileH = 14; /* vmaf_adm_masked.comp */
 const uint32_t kRowsPerGroup = 64;               /* vmaf_adm_rows.comp */
 const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
+
+/* Words `first` .. `first` + `words` - 1 of result slot `slot`, bound. */
+VkDescriptorBufferInfo slot_words (GstVulkanBufferMemory *results, uint32_t slot, uint32_t first,
+    uint32_t words)
+{
+  return { results->buffer, ((VkDeviceSize) slot * VkAdmKernel::kResultWords + first) * 4,
+    (VkDeviceSize) words * 4 };
+}
 
 /* Words per row of a band of scale s. */
 uint32_t band_stride (const AdmScaleGeom &g, int s)
@@ -158,23 +163,31 @@ bool VkAdmKernel::ensure_scratch (uint32_t w, uint32_t h, GError **error)
     gst_memory_unref (scratch_);
   scratch_ = nullptr;
   adm_geometry (w, h, geom_);
+  /* Every scale's bands, then every scale's partial sums: a scale's masked
+   * sums bind its bands and the next scale's as one part (vmaf_adm_masked.comp). */
   uint64_t words = 0;
   for (int s = 0; s < 4; s++) {
     const AdmScaleGeom &g = geom_[s];
     /* Scale 0's bands are 16-bit pairs (vmaf_adm_dwt.comp). */
     const uint64_t n = (uint64_t) band_stride (g, s) * g.h;
     tiles_x_[s] = (g.core.right - g.core.left + kMaskTileW - 1) / kMaskTileW;
-    ref_bands_[s] = (uint32_t) words;
-    dis_bands_[s] = (uint32_t) (words + 4 * n);
-    partial_[s] = (uint32_t) (words + 8 * n);
+    bands_[s] = (uint32_t) words;
+    band_words_[s] = (uint32_t) (8 * n);
+    words = vk_bind_round_words (words + 8 * n);
+  }
+  for (int s = 0; s < 4; s++) {
+    const AdmScaleGeom &g = geom_[s];
     /* Six (low, high) sums per region row and tile, stored sum, tile,
      * region row (vmaf_adm_rows.comp reads neighbouring rows together). */
-    words += 8 * n + (uint64_t) (g.core.bottom - g.core.top) * tiles_x_[s] * 12;
+    partial_[s] = (uint32_t) words;
+    partial_words_[s] = (g.core.bottom - g.core.top) * tiles_x_[s] * 12;
+    words = vk_bind_round_words (words + partial_words_[s]);
   }
-  /* Scale 3's counts of finished tiles, one per row of tiles. */
-  counters_ = (uint32_t) words;
+  /* Scale 3's counts of finished tiles, one per row of tiles, right after
+   * its partial sums (one binding). */
+  counters_ = partial_[3] + partial_words_[3];
   n_counters_ = (geom_[3].core.bottom - geom_[3].core.top + kMaskTileH - 1) / kMaskTileH;
-  words += n_counters_;
+  words = counters_ + (uint64_t) n_counters_;
   const uint64_t max_range = device_->physical_device->properties.limits.maxStorageBufferRange;
   if (words * 4 > std::min<uint64_t> (max_range, G_MAXUINT32)) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
@@ -224,17 +237,25 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
 {
   const Frame &f = frame_;
   GstVulkanBufferMemory *scratch = (GstVulkanBufferMemory *) scratch_;
+  /* Each dispatch binds only the parts of scratch and of the result slot
+   * that it touches: a stage's masked sums and the row sums of the scale
+   * before never share bytes that one of them writes. */
+  auto part = [scratch] (uint32_t at, uint64_t words) {
+    return VkDescriptorBufferInfo { scratch->buffer, (VkDeviceSize) at * 4,
+      (VkDeviceSize) words * 4 };
+  };
   if (k == 0) {
+    /* The first stage: no other dispatch of this kernel's runs beside it. */
     const VkDescriptorBufferInfo bufs[4] = {
       { f.ref.mem->buffer, 0, VK_WHOLE_SIZE },
       { f.dist.mem->buffer, 0, VK_WHOLE_SIZE },
       { scratch->buffer, 0, VK_WHOLE_SIZE },
-      { f.results->buffer, 0, VK_WHOLE_SIZE },
+      slot_words (f.results, f.slot, 0, kResultWords),
     };
     const AdmScaleGeom &g0 = geom_[0];
     const DwtPush dp = { f.width, f.height, (uint32_t) g0.w, (uint32_t) g0.h, f.layout.bpc,
-      f.ref.offset, f.dist.offset, f.ref.stride, f.dist.stride, ref_bands_[0], dis_bands_[0],
-      f.slot, kResultWords, counters_, n_counters_ };
+      f.ref.offset, f.dist.offset, f.ref.stride, f.dist.stride, bands_[0],
+      bands_[0] + band_words_[0] / 2, kResultWords, counters_, n_counters_ };
     return exec->dispatch (f.dwt, bufs, 4, &dp, sizeof dp, (g0.w + kDwt0TileW - 1) / kDwt0TileW,
         (g0.h + kDwt0TileH - 1) / kDwt0TileH, 2, error);
   }
@@ -244,15 +265,18 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
   g_assert (k < kStages);
   const int s = (int) k - 1;
   const AdmScaleGeom &g = geom_[s];
+  /* Bands from this scale's: its own at 0, the next scale's after them. */
+  uint32_t bands[4] = {};
+  for (int t = s; t < 4; t++)
+    bands[t] = bands_[t] - bands_[s];
   MaskedPush mp = {};
-  masked_push (geom_, consts_, ref_bands_, &mp);
+  masked_push (geom_, consts_, bands, &mp);
   if (s == 3) {
     AdmShifts sh;
     adm_shifts (g, 3, &sh);
     g_assert (sh.num_row < 256 && sh.den_row < 256);
-    mp.result_base = f.slot * kResultWords;
     mp.row_shifts = sh.num_row | sh.den_row << 8;
-    mp.counters = counters_;
+    mp.counters = counters_ - partial_[3];
   }
   const uint32_t rows = g.core.bottom - g.core.top;
   uint32_t groups = tiles_x_[s] * ((rows + kMaskTileH - 1) / kMaskTileH);
@@ -263,10 +287,11 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
   /* A grid of at most kMaxGroups columns; the shader numbers the workgroups
    * row by row. */
   const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
+  const uint32_t last = s < 3 ? s + 1 : s;
   const VkDescriptorBufferInfo bufs[3] = {
-    { scratch->buffer, 0, VK_WHOLE_SIZE },
-    { scratch->buffer, 0, VK_WHOLE_SIZE },
-    { f.results->buffer, 0, VK_WHOLE_SIZE },
+    part (bands_[s], bands_[last] + band_words_[last] - bands_[s]),
+    part (partial_[s], partial_words_[s] + (s == 3 ? n_counters_ : 0)),
+    slot_words (f.results, f.slot, s * kScaleResultWords, kScaleResultWords),
   };
   if (!exec->dispatch (masked_[s], bufs, 3, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
           grid_y, 1, error))
@@ -284,11 +309,11 @@ bool VkAdmKernel::dispatch_rows (VkExec *exec, int scale, GError **error)
   const AdmScaleGeom &g = geom_[scale];
   AdmShifts sh;
   adm_shifts (g, scale, &sh);
-  const RowsPush rp = { (uint32_t) (g.core.bottom - g.core.top), tiles_x_[scale], partial_[scale],
-    sh.num_row, sh.den_row, f.slot * kResultWords, (uint32_t) scale };
+  const RowsPush rp = { (uint32_t) (g.core.bottom - g.core.top), tiles_x_[scale], sh.num_row,
+    sh.den_row };
   const VkDescriptorBufferInfo bufs[2] = {
-    { scratch->buffer, 0, VK_WHOLE_SIZE },
-    { f.results->buffer, 0, VK_WHOLE_SIZE },
+    { scratch->buffer, (VkDeviceSize) partial_[scale] * 4, (VkDeviceSize) partial_words_[scale] * 4 },
+    slot_words (f.results, f.slot, scale * kScaleResultWords, kScaleResultWords),
   };
   /* 64 region rows per workgroup, per sum. */
   return exec->dispatch (rows_, bufs, 2, &rp, sizeof rp,
@@ -313,7 +338,7 @@ void VkAdmKernel::copy_scale0_bands (VkExec *exec, GstVulkanBufferMemory *dst)
       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
   exec->barrier (dst, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
   /* The distorted picture's bands follow the reference's. */
-  exec->copy ((GstVulkanBufferMemory *) scratch_, (VkDeviceSize) ref_bands_[0] * 4, dst, 0,
+  exec->copy ((GstVulkanBufferMemory *) scratch_, (VkDeviceSize) bands_[0] * 4, dst, 0,
       scale0_bands_bytes ());
   exec->barrier (dst, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
@@ -322,7 +347,7 @@ void VkAdmKernel::read_accum (const uint32_t *w, AdmAccum *accum)
 {
   for (int s = 0; s < 4; s++) {
     for (int b = 0; b < 3; b++) {
-      const uint32_t *num = w + (s * 3 + b) * 2, *den = w + 24 + (s * 3 + b) * 2;
+      const uint32_t *num = w + s * kScaleResultWords + b * 2, *den = num + 6;
       accum->num[s][b] = (int64_t) ((uint64_t) num[1] << 32 | num[0]);
       accum->den[s][b] = (uint64_t) den[1] << 32 | den[0];
     }

@@ -14,6 +14,7 @@
 
 #include <map>
 
+#include "compute/gpcvkbuffer.h"
 #include "compute/gpcvkexec.h"
 #include "compute/gpcvkkernel.h"
 #include "vkmotionkernel.h"
@@ -25,9 +26,11 @@ namespace gpc {
 
 class VkAdmKernel : public VkStaged {
  public:
-  /* uint32 words of one result slot: num[4][3] then den[4][3], each a
-   * (low, high) pair. */
-  static constexpr uint32_t kResultWords = 48;
+  /* uint32 words of one result slot: per scale, at kScaleResultWords apart
+   * (each scale's dispatches bind only their own), num[3] then den[3], each
+   * a (low, high) pair. */
+  static constexpr uint32_t kScaleResultWords = kVkBindAlign / 4;
+  static constexpr uint32_t kResultWords = 4 * kScaleResultWords;
 
   /* NULL with error for options the GPU path does not take: those libvmaf
    * refuses, and enhancement-gain limits that are not integers (libvmaf's
@@ -88,10 +91,14 @@ class VkAdmKernel : public VkStaged {
   GstMemory *scratch_ = nullptr;
   uint32_t scratch_w_ = 0, scratch_h_ = 0;
   /* Per scale: word offsets in scratch of bands a, h, v, d of both
-   * pictures and of the row partial sums, and tiles per region row. */
-  uint32_t ref_bands_[4] = {}, dis_bands_[4] = {}, partial_[4] = {}, tiles_x_[4] = {};
-  /* Word offset in scratch and number of scale 3's counts of finished
-   * tiles (vmaf_adm_masked.comp), one per row of tiles. */
+   * pictures (the reference's, then the distorted's) and of the row partial
+   * sums, their sizes, and tiles per region row. Each part starts at a
+   * multiple of kVkBindAlign, the scales' bands one after the other. */
+  uint32_t bands_[4] = {}, band_words_[4] = {}, partial_[4] = {}, partial_words_[4] = {};
+  uint32_t tiles_x_[4] = {};
+  /* Word offset in scratch (right after scale 3's partial sums) and number
+   * of scale 3's counts of finished tiles (vmaf_adm_masked.comp), one per
+   * row of tiles. */
   uint32_t counters_ = 0, n_counters_ = 0;
   AdmScaleGeom geom_[4] = {};
 

@@ -18,25 +18,18 @@ namespace {
 /* Push constants, in the shader's order. */
 struct VifPush {
   uint32_t ref_offset, dist_offset, ref_stride, dist_stride;
-  uint32_t width, height, next_offset, slot;
+  uint32_t width, height;
   uint32_t limit[VkVifKernel::kLimitWords];
-  uint32_t list_offset, list_cap, queue_offset, tiles_x;
+  uint32_t list_cap, queue_offset, tiles_x;
 };
 
 /* Workgroups of a tail dispatch (TAIL_GROUPS in the shader). */
 const uint32_t kTailGroups = 32;
 /* Pixels a workgroup lists for the exact emulation (WG_LIST). */
 const uint32_t kGroupList = 64;
-
-
-/* Words of the packed pictures of scales 1..3, and where each starts. */
-uint32_t scale_offset (uint32_t w, uint32_t h, int scale)
-{
-  uint32_t off = 0;
-  for (int s = 1; s < scale; s++)
-    off += (w >> s) * (h >> s);
-  return off;
-}
+/* Words before a scale's list in its exact part (LIST_AT): the count of
+ * entries and of strips queued. */
+const uint32_t kExactHead = 2;
 
 } // namespace
 
@@ -256,10 +249,10 @@ bool VkVifKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane
   f.layout = l;
   f.gain_limit = gain_limit;
   /* The scratch buffer: the coarser scales' pictures, one word per sample,
-   * then (at an offset any device can bind) the pixels for the exact
-   * emulation: 8 counters, and per scale its list and its strip queue (see
-   * the shader). Kept until the fence, then back to the cache. */
-  uint32_t exact_words = 8;
+   * and per scale the pixels for the exact emulation: two counts, its list
+   * and its strip queue (see the shader). Each part starts where any device
+   * can bind it. Kept until the fence, then back to the cache. */
+  uint64_t words = 0;
   for (int s = 0; s < kVifScales; s++) {
     const uint32_t sw = w >> s, sh = h >> s;
     const uint32_t strip_w = along (s) ? tile_w_ * strip (s, sw) : tile_w_;
@@ -267,12 +260,16 @@ bool VkVifKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane
     f.groups_x[s] = (sw + strip_w - 1) / strip_w;
     f.groups_y[s] = (sh + strip_h - 1) / strip_h;
     f.list_cap[s] = exact_capacity_ ? exact_capacity_ : sw * sh / 64 + 256;
-    f.list_offset[s] = exact_words;
-    f.queue_offset[s] = f.list_offset[s] + 3 * f.list_cap[s];
-    exact_words = f.queue_offset[s] + f.groups_x[s] * f.groups_y[s];
+    f.queue_offset[s] = kExactHead + 3 * f.list_cap[s];
+    f.exact_words[s] = f.queue_offset[s] + f.groups_x[s] * f.groups_y[s];
+    if (s > 0) {
+      f.pictures_at[s] = (uint32_t) words;
+      words = vk_bind_round_words (words + (uint64_t) sw * sh);
+    }
+    f.exact_at[s] = (uint32_t) words;
+    words = vk_bind_round_words (words + f.exact_words[s]);
   }
-  f.exact_at = GST_ROUND_UP_N ((gsize) scale_offset (w, h, kVifScales) * 4 + 4, 256);
-  GstBuffer *scratch_buf = devcache_->acquire (f.exact_at + (gsize) exact_words * 4, error);
+  GstBuffer *scratch_buf = devcache_->acquire ((gsize) words * 4, error);
   if (!scratch_buf)
     return false;
   exec->keep (GST_MINI_OBJECT_CAST (scratch_buf));
@@ -284,7 +281,8 @@ bool VkVifKernel::begin (VkExec *exec, const MotionPlane &ref, const MotionPlane
   exec->fill (results, (VkDeviceSize) slot * kResultWords * 4, kResultWords * 4, 0);
   exec->barrier (results, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  exec->fill (f.scratch, f.exact_at, 8 * 4, 0);
+  for (int s = 0; s < kVifScales; s++)
+    exec->fill (f.scratch, (VkDeviceSize) f.exact_at[s] * 4, kExactHead * 4, 0);
   exec->barrier (f.scratch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   return true;
@@ -323,28 +321,35 @@ bool VkVifKernel::dispatch (VkExec *exec, int s, bool tail, GError **error)
     pc.ref_stride = f.ref.stride;
     pc.dist_stride = f.dist.stride;
   } else {
-    pc.ref_offset = scale_offset (f.width, f.height, s);
     pc.ref_stride = sw;
   }
   pc.width = sw;
   pc.height = sh;
-  pc.next_offset = scale_offset (f.width, f.height, s + 1);
-  pc.slot = f.slot;
   limit_words (f.gain_limit, pc.limit);
-  pc.list_offset = f.list_offset[s];
   pc.list_cap = f.list_cap[s];
   pc.queue_offset = f.queue_offset[s];
   pc.tiles_x = f.groups_x[s];
   GstVulkanBufferMemory *table = vk_buffer_memory (table_);
-  VkBuffer in0 = s == 0 ? f.ref.mem->buffer : f.scratch->buffer;
-  VkBuffer in1 = s == 0 ? f.dist.mem->buffer : f.scratch->buffer;
+  /* Each dispatch binds only what it touches, so that those of one stage
+   * (a tail beside the next scale's main dispatch) never share bytes that
+   * one of them writes. The next scale's pictures: where a dispatch writes
+   * none (tails, scale 3), that binding is the dispatch's own exact part,
+   * which no other dispatch of its stage binds. */
+  auto part = [&f] (uint32_t at, uint64_t words) {
+    return VkDescriptorBufferInfo { f.scratch->buffer, (VkDeviceSize) at * 4,
+      (VkDeviceSize) words * 4 };
+  };
+  const VkDescriptorBufferInfo pictures = part (f.pictures_at[s], (uint64_t) sw * sh);
+  const VkDescriptorBufferInfo exact = part (f.exact_at[s], f.exact_words[s]);
+  const bool writes_next = !tail && s + 1 < kVifScales;
   VkDescriptorBufferInfo bufs[6] = {
-    { in0, 0, VK_WHOLE_SIZE },
-    { in1, 0, VK_WHOLE_SIZE },
-    { f.scratch->buffer, 0, f.exact_at },
+    s == 0 ? VkDescriptorBufferInfo { f.ref.mem->buffer, 0, VK_WHOLE_SIZE } : pictures,
+    s == 0 ? VkDescriptorBufferInfo { f.dist.mem->buffer, 0, VK_WHOLE_SIZE } : pictures,
+    writes_next ? part (f.pictures_at[s + 1], (uint64_t) (sw / 2) * (sh / 2)) : exact,
     { table->buffer, 0, VK_WHOLE_SIZE },
-    { f.results->buffer, 0, VK_WHOLE_SIZE },
-    { f.scratch->buffer, f.exact_at, VK_WHOLE_SIZE },
+    { f.results->buffer, ((VkDeviceSize) f.slot * kResultWords + s * kScaleResultWords) * 4,
+      kScaleResultWords * 4 },
+    exact,
   };
   VkKernel *k = pipeline_for (s, sw, f.layout, tail, error);
   return k && exec->dispatch (k, bufs, 6, &pc, sizeof pc, tail ? kTailGroups : f.groups_x[s],
@@ -356,7 +361,8 @@ void VkVifKernel::read_accum (const uint32_t *words, VifAccum accum[kVifScales])
   for (int s = 0; s < kVifScales; s++) {
     uint64_t v[4];
     for (int i = 0; i < 4; i++)
-      v[i] = words[s * 8 + 2 * i] | ((uint64_t) words[s * 8 + 2 * i + 1] << 32);
+      v[i] = words[s * kScaleResultWords + 2 * i]
+          | ((uint64_t) words[s * kScaleResultWords + 2 * i + 1] << 32);
     accum[s] = { v[0], v[1], v[2], v[3] };
   }
 }

@@ -66,9 +66,11 @@ struct VifKernelOptions {
 
 class VkVifKernel : public VkStaged {
  public:
-  /* 32-bit words of one result slot: per scale num_log, den_log,
+  /* 32-bit words of one result slot: per scale, at kScaleResultWords
+   * apart (each scale's dispatches bind only their own), num_log, den_log,
    * num_non_log, den_non_log as (low, high) pairs. */
-  static constexpr uint32_t kResultWords = kVifScales * 4 * 2;
+  static constexpr uint32_t kScaleResultWords = kVkBindAlign / 4;
+  static constexpr uint32_t kResultWords = kVifScales * kScaleResultWords;
 
   static VkVifKernel *create (GstVulkanDevice *device, GError **error,
       const VifKernelOptions &options = VifKernelOptions ());
@@ -131,9 +133,11 @@ class VkVifKernel : public VkStaged {
     uint32_t slot, width, height;
     LumaLayout layout;
     double gain_limit;
-    gsize exact_at; /* bytes: the exact emulation's part of scratch */
+    /* Words of scratch, each part at a multiple of kVkBindAlign: scale s's
+     * pictures (s >= 1) and its part for the exact emulation. */
+    uint32_t pictures_at[kVifScales], exact_at[kVifScales], exact_words[kVifScales];
     uint32_t groups_x[kVifScales], groups_y[kVifScales], list_cap[kVifScales];
-    uint32_t list_offset[kVifScales], queue_offset[kVifScales];
+    uint32_t queue_offset[kVifScales]; /* words, in the exact part */
   };
   Frame frame_ = {};
 

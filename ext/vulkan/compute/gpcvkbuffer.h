@@ -19,6 +19,20 @@ namespace gpc {
 constexpr VkBufferUsageFlags kStorageUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
     VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
+/* Every device binds a storage buffer at a multiple of this offset (the
+ * largest minStorageBufferOffsetAlignment Vulkan allows). Kernels that share
+ * one scratch buffer between dispatches running at once bind each dispatch
+ * only the parts it touches, at such offsets: then no two dispatches of a
+ * stage bind the same bytes where one writes, and synchronization
+ * validation can check them. */
+constexpr VkDeviceSize kVkBindAlign = 256;
+
+/* Words (4 bytes) from `words` up to the next multiple of kVkBindAlign. */
+static inline uint64_t vk_bind_round_words (uint64_t words)
+{
+  return (words + kVkBindAlign / 4 - 1) / (kVkBindAlign / 4) * (kVkBindAlign / 4);
+}
+
 /* A GstVulkanBufferMemory of `size` bytes: device-local, or host-visible and
  * coherent (staging, results). NULL with error set on failure. */
 GstMemory *vk_storage_alloc (GstVulkanDevice *device, gsize size, bool host_visible,
