@@ -32,6 +32,10 @@ extern "C" {
  *   differ between layer releases, never fail a test;
  * - GPU-assisted validation off: it instruments every shader and makes
  *   lavapipe too slow for the suite;
+ * - synchronization validation on (`enables` for 1.3 layers, `validate_sync` for 1.4): it checks every
+ *   command's buffer and image ranges against the commands before it, so a
+ *   missing barrier, or two dispatches between barriers binding the same
+ *   bytes where one writes, fails the test;
  * - GStreamer's own "vulkandebug" reporting is left off: since 1.26 it also
  *   turns on GPU-assisted validation and raises every message it receives
  *   as a GLib warning. */
@@ -57,7 +61,9 @@ use_own_log (void)
       "khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n"
       "khronos_validation.log_filename = %s\n"
       "khronos_validation.gpuav_enable = false\n"
-      "khronos_validation.validate_gpu_based = GPU_BASED_NONE\n", log_path.c_str ());
+      "khronos_validation.validate_gpu_based = GPU_BASED_NONE\n"
+      "khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT\n"
+      "khronos_validation.validate_sync = true\n", log_path.c_str ());
   fclose (f);
   g_setenv ("VK_LAYER_SETTINGS_PATH", settings_path.c_str (), TRUE);
 }

@@ -4,7 +4,8 @@
  * The validation check every Vulkan test relies on still sees an error: a
  * deliberately invalid call (a buffer of size 0) on a device opened as the
  * elements open theirs must be reported, on every GStreamer and layer
- * release the suite runs on.
+ * release the suite runs on; so must a missing barrier (two copies into the
+ * same bytes), which only synchronization validation sees.
  */
 #include <gst/check/gstcheck.h>
 
@@ -15,6 +16,17 @@ extern "C" {
 
 #include "gpc-test.h"
 #include "gpc-vk-test.h"
+#include "gpcvkbuffer.h"
+#include "gpcvkexec.h"
+
+/* Fails unless the layer reported at least one error since the last call. */
+static void
+expect_reported (const char *what)
+{
+  size_t n = gpc_vk_test_validation_errors ();
+  printf ("%zu validation error(s) reported for %s (expected)\n", n, what);
+  fail_unless (n >= 1, "the validation layer reported nothing for %s", what);
+}
 
 GST_START_TEST (invalid_call_is_reported)
 {
@@ -32,12 +44,36 @@ GST_START_TEST (invalid_call_is_reported)
   VkResult res = vkCreateBuffer (device->device, &info, NULL, &buffer);
   if (res == VK_SUCCESS && buffer != VK_NULL_HANDLE)
     vkDestroyBuffer (device->device, buffer, NULL);
-  size_t n = gpc_vk_test_validation_errors ();
-  printf ("%zu validation error(s) reported for a buffer of size 0 (expected)\n", n);
-  fail_unless (n >= 1, "the validation layer's error was not seen");
+  expect_reported ("a buffer of size 0");
 
   gst_object_unref (device);
   gst_object_unref (instance);
+}
+GST_END_TEST;
+
+GST_START_TEST (missing_barrier_is_reported)
+{
+  GpcVkTestDevice dev;
+  fail_unless_equals_int ((int) gpc_vk_test_validation_errors (), 0);
+  GstMemory *src = gpc::vk_storage_alloc (dev.device, 256, gpc::VkMemKind::Device, NULL);
+  GstMemory *dst = gpc::vk_storage_alloc (dev.device, 256, gpc::VkMemKind::Device, NULL);
+  fail_unless (src && dst);
+  gpc::VkExec *exec = dev.exec;
+  fail_unless (exec->begin (NULL));
+  exec->fill ((GstVulkanBufferMemory *) src, 0, 256, 1);
+  exec->barrier ((GstVulkanBufferMemory *) src, VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_ACCESS_TRANSFER_READ_BIT);
+  exec->barrier ((GstVulkanBufferMemory *) dst, VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_ACCESS_TRANSFER_WRITE_BIT);
+  /* The second copy writes what the first wrote, with no barrier between. */
+  exec->copy ((GstVulkanBufferMemory *) src, 0, (GstVulkanBufferMemory *) dst, 0, 256);
+  exec->copy ((GstVulkanBufferMemory *) src, 0, (GstVulkanBufferMemory *) dst, 0, 256);
+  GstVulkanFence *fence = exec->submit (NULL);
+  fail_unless (fence && exec->wait (fence, exec->hang_limit_ns (), NULL));
+  gst_vulkan_fence_unref (fence);
+  expect_reported ("two copies without a barrier");
+  gst_memory_unref (src);
+  gst_memory_unref (dst);
 }
 GST_END_TEST;
 
@@ -48,5 +84,5 @@ main (int argc, char **argv)
           "VK_LAYER_KHRONOS_validation"))
     gpc_test::skip ("VK_INSTANCE_LAYERS does not request VK_LAYER_KHRONOS_validation");
   return gpc_vk_test_main (&argc, &argv, "vk-validation",
-      { GPC_CHECK_TEST (invalid_call_is_reported) });
+      { GPC_CHECK_TEST (invalid_call_is_reported), GPC_CHECK_TEST (missing_barrier_is_reported) });
 }
