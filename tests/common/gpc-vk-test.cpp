@@ -44,6 +44,7 @@ static std::string log_path, settings_path;
 static long log_offset;
 static std::vector<std::string> tolerated_ids;
 static int tolerated_count;
+static bool seen_message; /* a message was read from the log before */
 
 static void
 use_own_log (void)
@@ -53,6 +54,7 @@ use_own_log (void)
   settings_path = std::string (base) + ".txt";
   g_free (base);
   log_offset = 0;
+  seen_message = false;
   unlink (log_path.c_str ());
   FILE *f = fopen (settings_path.c_str (), "w");
   if (!f)
@@ -87,16 +89,23 @@ new_messages (void)
     return out;
   fseek (f, log_offset, SEEK_SET);
   /* A message starts on the line that names its severity (first in 1.4's
-   * format, after the VUID in 1.3's); the lines after it belong to it. */
+   * format, after the VUID in 1.3's); the lines after it belong to it. The
+   * layer writes a message in parts, from whichever thread raised it: lines
+   * before the first start continue the last message of the previous read,
+   * which has been counted (or tolerated) already. Any other text is a
+   * message of its own. */
   char line[4096];
+  bool continued = seen_message;
   while (fgets (line, sizeof line, f)) {
-    if (strstr (line, "Validation Error") || strstr (line, "Validation Warning") ||
-        strstr (line, "Validation Performance") || strstr (line, "Validation Information") ||
-        out.empty ())
+    const bool start = strstr (line, "Validation Error") || strstr (line, "Validation Warning") ||
+        strstr (line, "Validation Performance") || strstr (line, "Validation Information");
+    if (start || (out.empty () && !continued))
       out.emplace_back (line);
-    else
+    else if (!out.empty ())
       out.back () += line;
+    continued = continued && !start;
   }
+  seen_message = seen_message || !out.empty ();
   log_offset = ftell (f);
   fclose (f);
   return out;
