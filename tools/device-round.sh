@@ -4,7 +4,7 @@
 # round runs in one call, each with its own time limit, its log under $OUT.
 # Usage (repo root, on the GPU machine, after a lean kit was carried):
 #   tools/device-round.sh STEP...
-# Steps: motion motion-old vmaf vmaf-tests vmaf-libvmaf-selftest vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
+# Steps: motion motion-old vmaf vmaf-old vmaf-tests vmaf-libvmaf-selftest vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
 #        prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
 #        cuda-tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
@@ -69,6 +69,17 @@ for s in "$@"; do
       runner=(); [ -x "$kit/bin/vmaf-bench-libvmaf" ] && runner=(--libvmaf-runner "$kit/bin/vmaf-bench-libvmaf")
       step vmaf-check 120 $b/benchmarks/vmaf/bench-vmaf --check-only --check 4 --sizes 2160 "${runner[@]}"
       grep -E "CHECK|against|libvmaf" "$out/vmaf-check.txt" | head -20 ;;
+    vmaf-old) # earlier builds' bench-vmaf in .devkit/old/<commit>/, alternating with ours, three
+      # rounds: GPU time per 2160p 10-bit frame and per level (the kernels are in the benchmark)
+      for r in 1 2 3; do
+        for d in .devkit/old/* cur; do
+          if [ "$d" = cur ]; then bin=$b/benchmarks/vmaf/bench-vmaf; else bin=$d/bench-vmaf; fi
+          [ -x "$bin" ] || continue
+          n=vmaf-$(basename "$d")-$r
+          step "$n" 120 "$bin" --sizes 2160 --check 0 --no-pipeline --breakdown
+          grep -E "^2160p|level" "$out/$n.txt" | head -3 | sed "s|^|$(basename "$d") |"
+        done
+      done ;;
     motion-old) # earlier builds packed in .devkit/old/<commit>/ (plugin and benchmark), then ours again
       for d in .devkit/old/* cur; do
         if [ "$d" = cur ]; then bin=$b/benchmarks/vmafmotion/bench-vmafmotion; pp=$root/$b/ext/vulkan;
