@@ -19,11 +19,11 @@ extern "C" {
 #include "gpcvkbuffer.h"
 #include "gpcvkexec.h"
 
-/* Fails unless the layer reported at least one error since the last call. */
+/* Fails unless the layer reported at least one error since the last call
+ * (`n` of them). */
 static void
-expect_reported (const char *what)
+expect_reported (size_t n, const char *what)
 {
-  size_t n = gpc_vk_test_validation_errors ();
   printf ("%zu validation error(s) reported for %s (expected)\n", n, what);
   fail_unless (n >= 1, "the validation layer reported nothing for %s", what);
 }
@@ -44,17 +44,19 @@ GST_START_TEST (invalid_call_is_reported)
   VkResult res = vkCreateBuffer (device->device, &info, NULL, &buffer);
   if (res == VK_SUCCESS && buffer != VK_NULL_HANDLE)
     vkDestroyBuffer (device->device, buffer, NULL);
-  expect_reported ("a buffer of size 0");
+  expect_reported (gpc_vk_test_validation_errors (), "a buffer of size 0");
 
   gst_object_unref (device);
   gst_object_unref (instance);
 }
 GST_END_TEST;
 
-GST_START_TEST (missing_barrier_is_reported)
+/* On a device of its own, two copies into the same bytes with no barrier
+ * between; the errors the layer reported since the last call. */
+static size_t
+copies_without_barrier (void)
 {
   GpcVkTestDevice dev;
-  fail_unless_equals_int ((int) gpc_vk_test_validation_errors (), 0);
   GstMemory *src = gpc::vk_storage_alloc (dev.device, 256, gpc::VkMemKind::Device, NULL);
   GstMemory *dst = gpc::vk_storage_alloc (dev.device, 256, gpc::VkMemKind::Device, NULL);
   fail_unless (src && dst);
@@ -71,9 +73,24 @@ GST_START_TEST (missing_barrier_is_reported)
   GstVulkanFence *fence = exec->submit (NULL);
   fail_unless (fence && exec->wait (fence, exec->hang_limit_ns (), NULL));
   gst_vulkan_fence_unref (fence);
-  expect_reported ("two copies without a barrier");
   gst_memory_unref (src);
   gst_memory_unref (dst);
+  return gpc_vk_test_validation_errors ();
+}
+
+GST_START_TEST (missing_barrier_is_reported)
+{
+  /* Once in a CI run (debug build, 1.3.239 layer) the first attempt's
+   * report never reached the log, and reruns never reproduced it; a second
+   * attempt on a new device keeps a layer that ignores the setting failing
+   * without failing on one lost message. */
+  fail_unless_equals_int ((int) gpc_vk_test_validation_errors (), 0);
+  size_t n = copies_without_barrier ();
+  if (n == 0) {
+    printf ("no report for the first attempt: trying once more on a new device\n");
+    n = copies_without_barrier ();
+  }
+  expect_reported (n, "two copies without a barrier");
 }
 GST_END_TEST;
 
