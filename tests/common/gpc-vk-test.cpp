@@ -41,7 +41,8 @@ extern "C" {
  *   as a GLib warning. */
 static std::mutex lock;
 static std::string log_path, settings_path;
-static long log_offset;
+/* What the log held at the last read. */
+static std::string log_seen;
 static std::vector<std::string> tolerated_ids;
 static int tolerated_count;
 static bool seen_message; /* a message was read from the log before */
@@ -53,7 +54,7 @@ use_own_log (void)
   log_path = std::string (base) + ".log";
   settings_path = std::string (base) + ".txt";
   g_free (base);
-  log_offset = 0;
+  log_seen.clear ();
   seen_message = false;
   unlink (log_path.c_str ());
   FILE *f = fopen (settings_path.c_str (), "w");
@@ -87,18 +88,34 @@ new_messages (void)
   FILE *f = fopen (log_path.c_str (), "r");
   if (!f)
     return out;
-  fseek (f, log_offset, SEEK_SET);
+  std::string cur;
+  char buf[4096];
+  for (size_t n; (n = fread (buf, 1, sizeof buf, f)) > 0;)
+    cur.append (buf, n);
+  fclose (f);
+  /* Every instance the layer creates opens the log anew, truncating it: in a
+   * process that runs several tests (CK_FORK=no, as the sanitizer and debug
+   * builds run them) a later instance's messages start again at the top.
+   * What follows what was read before is new; a log that no longer starts
+   * with it was rewritten and is new as a whole. */
+  const bool grown = cur.compare (0, log_seen.size (), log_seen) == 0;
+  const size_t from = grown ? log_seen.size () : 0;
+  log_seen = cur;
   /* A message starts on the line that names its severity (first in 1.4's
    * format, after the VUID in 1.3's); the lines after it belong to it. The
    * layer writes a message in parts, from whichever thread raised it: lines
    * before the first start continue the last message of the previous read,
    * which has been counted (or tolerated) already. Any other text is a
    * message of its own. */
-  char line[4096];
-  bool continued = seen_message;
-  while (fgets (line, sizeof line, f)) {
-    const bool start = strstr (line, "Validation Error") || strstr (line, "Validation Warning") ||
-        strstr (line, "Validation Performance") || strstr (line, "Validation Information");
+  bool continued = grown && seen_message;
+  for (size_t at = from, end; at < cur.size (); at = end) {
+    end = cur.find ('\n', at);
+    end = end == std::string::npos ? cur.size () : end + 1;
+    const std::string line = cur.substr (at, end - at);
+    const bool start = line.find ("Validation Error") != std::string::npos ||
+        line.find ("Validation Warning") != std::string::npos ||
+        line.find ("Validation Performance") != std::string::npos ||
+        line.find ("Validation Information") != std::string::npos;
     if (start || (out.empty () && !continued))
       out.emplace_back (line);
     else if (!out.empty ())
@@ -106,8 +123,6 @@ new_messages (void)
     continued = continued && !start;
   }
   seen_message = seen_message || !out.empty ();
-  log_offset = ftell (f);
-  fclose (f);
   return out;
 }
 
