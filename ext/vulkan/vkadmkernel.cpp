@@ -56,8 +56,7 @@ const uint32_t kMaxGroups = 65535; /* per dimension, on every device */
 VkDescriptorBufferInfo slot_words (GstVulkanBufferMemory *results, uint32_t slot, uint32_t first,
     uint32_t words)
 {
-  return { results->buffer, ((VkDeviceSize) slot * VkAdmKernel::kResultWords + first) * 4,
-    (VkDeviceSize) words * 4 };
+  return vk_bind_words (results, (uint64_t) slot * VkAdmKernel::kResultWords + first, words);
 }
 
 /* Words per row of a band of scale s. */
@@ -240,10 +239,6 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
   /* Each dispatch binds only the parts of scratch and of the result slot
    * that it touches: a stage's masked sums and the row sums of the scale
    * before never share bytes that one of them writes. */
-  auto part = [scratch] (uint32_t at, uint64_t words) {
-    return VkDescriptorBufferInfo { scratch->buffer, (VkDeviceSize) at * 4,
-      (VkDeviceSize) words * 4 };
-  };
   if (k == 0) {
     /* The first stage: no other dispatch of this kernel's runs beside it. */
     const VkDescriptorBufferInfo bufs[4] = {
@@ -289,8 +284,8 @@ bool VkAdmKernel::record_stage (VkExec *exec, unsigned k, GError **error)
   const uint32_t grid_y = (groups + kMaxGroups - 1) / kMaxGroups;
   const uint32_t last = s < 3 ? s + 1 : s;
   const VkDescriptorBufferInfo bufs[3] = {
-    part (bands_[s], bands_[last] + band_words_[last] - bands_[s]),
-    part (partial_[s], partial_words_[s] + (s == 3 ? n_counters_ : 0)),
+    vk_bind_words (scratch, bands_[s], bands_[last] + band_words_[last] - bands_[s]),
+    vk_bind_words (scratch, partial_[s], partial_words_[s] + (s == 3 ? n_counters_ : 0)),
     slot_words (f.results, f.slot, s * kScaleResultWords, kScaleResultWords),
   };
   if (!exec->dispatch (masked_[s], bufs, 3, &mp, sizeof mp, (groups + grid_y - 1) / grid_y,
@@ -312,7 +307,7 @@ bool VkAdmKernel::dispatch_rows (VkExec *exec, int scale, GError **error)
   const RowsPush rp = { (uint32_t) (g.core.bottom - g.core.top), tiles_x_[scale], sh.num_row,
     sh.den_row };
   const VkDescriptorBufferInfo bufs[2] = {
-    { scratch->buffer, (VkDeviceSize) partial_[scale] * 4, (VkDeviceSize) partial_words_[scale] * 4 },
+    vk_bind_words (scratch, partial_[scale], partial_words_[scale]),
     slot_words (f.results, f.slot, scale * kScaleResultWords, kScaleResultWords),
   };
   /* 64 region rows per workgroup, per sum. */

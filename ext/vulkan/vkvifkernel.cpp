@@ -335,20 +335,18 @@ bool VkVifKernel::dispatch (VkExec *exec, int s, bool tail, GError **error)
    * one of them writes. The next scale's pictures: where a dispatch writes
    * none (tails, scale 3), that binding is the dispatch's own exact part,
    * which no other dispatch of its stage binds. */
-  auto part = [&f] (uint32_t at, uint64_t words) {
-    return VkDescriptorBufferInfo { f.scratch->buffer, (VkDeviceSize) at * 4,
-      (VkDeviceSize) words * 4 };
-  };
-  const VkDescriptorBufferInfo pictures = part (f.pictures_at[s], (uint64_t) sw * sh);
-  const VkDescriptorBufferInfo exact = part (f.exact_at[s], f.exact_words[s]);
+  const VkDescriptorBufferInfo pictures =
+      vk_bind_words (f.scratch, f.pictures_at[s], (uint64_t) sw * sh);
+  const VkDescriptorBufferInfo exact = vk_bind_words (f.scratch, f.exact_at[s], f.exact_words[s]);
   const bool writes_next = !tail && s + 1 < kVifScales;
   VkDescriptorBufferInfo bufs[6] = {
     s == 0 ? VkDescriptorBufferInfo { f.ref.mem->buffer, 0, VK_WHOLE_SIZE } : pictures,
     s == 0 ? VkDescriptorBufferInfo { f.dist.mem->buffer, 0, VK_WHOLE_SIZE } : pictures,
-    writes_next ? part (f.pictures_at[s + 1], (uint64_t) (sw / 2) * (sh / 2)) : exact,
+    writes_next ? vk_bind_words (f.scratch, f.pictures_at[s + 1], (uint64_t) (sw / 2) * (sh / 2))
+                : exact,
     { table->buffer, 0, VK_WHOLE_SIZE },
-    { f.results->buffer, ((VkDeviceSize) f.slot * kResultWords + s * kScaleResultWords) * 4,
-      kScaleResultWords * 4 },
+    vk_bind_words (f.results, (uint64_t) f.slot * kResultWords + s * kScaleResultWords,
+        kScaleResultWords),
     exact,
   };
   VkKernel *k = pipeline_for (s, sw, f.layout, tail, error);

@@ -33,6 +33,14 @@ static inline uint64_t vk_bind_round_words (uint64_t words)
   return (words + kVkBindAlign / 4 - 1) / (kVkBindAlign / 4) * (kVkBindAlign / 4);
 }
 
+/* Binding of words `first` .. `first` + `words` - 1 (4 bytes each) of `mem`;
+ * `first` * 4 a multiple of kVkBindAlign. */
+static inline VkDescriptorBufferInfo vk_bind_words (GstVulkanBufferMemory *mem, uint64_t first,
+    uint64_t words)
+{
+  return { mem->buffer, (VkDeviceSize) first * 4, (VkDeviceSize) words * 4 };
+}
+
 /* A GstVulkanBufferMemory of `size` bytes: device-local, or host-visible and
  * coherent (staging, results). NULL with error set on failure. */
 GstMemory *vk_storage_alloc (GstVulkanDevice *device, gsize size, bool host_visible,
