@@ -10,6 +10,9 @@ extern "C" {
 #include <gst/vulkan/vulkan.h>
 }
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,10 +27,9 @@ extern "C" {
 #include "gpcvkcontext.h"
 #include "gpcvkexec.h"
 
-/* The validation layer reports to a log file of this process, configured
- * through the layer's own settings file (VK_LAYER_SETTINGS_PATH, read at
- * each vkCreateInstance by every layer release we meet: 1.3.239 on Debian
- * 12, 1.4.309 on Debian 13), the same way on every GStreamer version:
+/* The validation layer reports to a log of this process, configured
+ * through the layer's own settings file (VK_LAYER_SETTINGS_PATH), the same
+ * way on every GStreamer version:
  * - errors only: the layer's informational and performance messages, which
  *   differ between layer releases, never fail a test;
  * - GPU-assisted validation off: it instruments every shader and makes
@@ -38,46 +40,123 @@ extern "C" {
  *   bytes where one writes, fails the test;
  * - GStreamer's own "vulkandebug" reporting is left off: since 1.26 it also
  *   turns on GPU-assisted validation and raises every message it receives
- *   as a GLib warning. */
+ *   as a GLib warning.
+ *
+ * The log is a pipe, named /proc/self/fd/N after its write end: every
+ * instance the layer creates opens the log anew, and a file would be
+ * truncated by each new instance and written by instances alive at once
+ * each at its own position, so one instance's messages could erase
+ * another's. Opening the pipe's name opens the pipe itself, which keeps
+ * every write, in order. A thread drains it so that the layer never waits
+ * on a full pipe; a check drains the rest. */
 static std::mutex lock;
-static std::string log_path, settings_path;
-/* What the log held at the last read. */
-static std::string log_seen;
+static std::string settings_path;
+static pid_t settings_owner;
+static int log_read_fd = -1, log_write_fd = -1;
+/* Read from the pipe, not yet looked at by a check; never freed, since the
+ * drain thread runs until the process ends. */
+static std::string *log_unread = new std::string;
 static std::vector<std::string> tolerated_ids;
 static int tolerated_count;
 static bool seen_message; /* a message was read from the log before */
 
+/* Moves what the pipe holds into log_unread (lock held). */
 static void
-use_own_log (void)
+read_log_pipe (void)
 {
-  gchar *base = g_strdup_printf ("%s/gpc-vk-validation-%d", g_get_tmp_dir (), (int) getpid ());
-  log_path = std::string (base) + ".log";
-  settings_path = std::string (base) + ".txt";
-  g_free (base);
-  log_seen.clear ();
+  char buf[4096];
+  for (ssize_t n; (n = read (log_read_fd, buf, sizeof buf)) > 0;)
+    log_unread->append (buf, (size_t) n);
+}
+
+static void *
+drain_log_pipe (void *)
+{
+  for (;;) {
+    struct pollfd p = { log_read_fd, POLLIN, 0 };
+    if (poll (&p, 1, -1) < 0 && errno != EINTR)
+      return NULL;
+    std::lock_guard<std::mutex> g (lock);
+    read_log_pipe ();
+  }
+}
+
+/* A new pipe on the same descriptor numbers (where there are any), so that
+ * the log's name stays valid in a forked child, and the thread that drains
+ * it. */
+static void
+open_log_pipe (void)
+{
+  int fds[2];
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    g_error ("pipe2: %s", g_strerror (errno));
+  if (log_read_fd < 0) {
+    log_read_fd = fds[0];
+    log_write_fd = fds[1];
+  } else {
+    if (dup3 (fds[0], log_read_fd, O_CLOEXEC) < 0 || dup3 (fds[1], log_write_fd, O_CLOEXEC) < 0)
+      g_error ("dup3: %s", g_strerror (errno));
+    close (fds[0]);
+    close (fds[1]);
+  }
+  fcntl (log_read_fd, F_SETFL, fcntl (log_read_fd, F_GETFL) | O_NONBLOCK);
+  log_unread->clear ();
   seen_message = false;
-  unlink (log_path.c_str ());
+  pthread_t thread;
+  if (pthread_create (&thread, NULL, drain_log_pipe, NULL) != 0)
+    g_error ("cannot start the validation log's drain thread");
+  pthread_detach (thread);
+}
+
+static void
+write_settings (void)
+{
+  gchar *path = g_strdup_printf ("%s/gpc-vk-validation-%d.txt", g_get_tmp_dir (), (int) getpid ());
+  settings_path = path;
+  settings_owner = getpid ();
+  g_free (path);
   FILE *f = fopen (settings_path.c_str (), "w");
   if (!f)
     g_error ("cannot write %s", settings_path.c_str ());
   fprintf (f, "khronos_validation.report_flags = error\n"
       "khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n"
-      "khronos_validation.log_filename = %s\n"
+      "khronos_validation.log_filename = /proc/self/fd/%d\n"
       "khronos_validation.gpuav_enable = false\n"
       "khronos_validation.validate_gpu_based = GPU_BASED_NONE\n"
       "khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT\n"
-      "khronos_validation.validate_sync = true\n", log_path.c_str ());
+      "khronos_validation.validate_sync = true\n", log_write_fd);
   fclose (f);
   g_setenv ("VK_LAYER_SETTINGS_PATH", settings_path.c_str (), TRUE);
 }
 
+/* gst-check runs each test in a forked child by default. The drain thread
+ * does not live on in a child, and may hold the lock when the process
+ * forks: the fork waits for it, and the child starts a pipe and thread of
+ * its own. */
 static void
-remove_log_at_exit (void)
+lock_before_fork (void)
 {
-  if (!log_path.empty ()) {
-    unlink (log_path.c_str ());
+  lock.lock ();
+}
+
+static void
+unlock_after_fork (void)
+{
+  lock.unlock ();
+}
+
+static void
+own_log_in_child (void)
+{
+  lock.unlock ();
+  open_log_pipe ();
+}
+
+static void
+remove_settings_at_exit (void)
+{
+  if (!settings_path.empty () && getpid () == settings_owner)
     unlink (settings_path.c_str ());
-  }
 }
 
 /* The messages the layer logged since the last call (one string each). */
@@ -85,30 +164,17 @@ static std::vector<std::string>
 new_messages (void)
 {
   std::vector<std::string> out;
-  FILE *f = fopen (log_path.c_str (), "r");
-  if (!f)
-    return out;
-  std::string cur;
-  char buf[4096];
-  for (size_t n; (n = fread (buf, 1, sizeof buf, f)) > 0;)
-    cur.append (buf, n);
-  fclose (f);
-  /* Every instance the layer creates opens the log anew, truncating it: in a
-   * process that runs several tests (CK_FORK=no, as the sanitizer and debug
-   * builds run them) a later instance's messages start again at the top.
-   * What follows what was read before is new; a log that no longer starts
-   * with it was rewritten and is new as a whole. */
-  const bool grown = cur.compare (0, log_seen.size (), log_seen) == 0;
-  const size_t from = grown ? log_seen.size () : 0;
-  log_seen = cur;
+  read_log_pipe ();
+  const std::string cur = *log_unread;
+  log_unread->clear ();
   /* A message starts on the line that names its severity (first in 1.4's
    * format, after the VUID in 1.3's); the lines after it belong to it. The
    * layer writes a message in parts, from whichever thread raised it: lines
    * before the first start continue the last message of the previous read,
    * which has been counted (or tolerated) already. Any other text is a
    * message of its own. */
-  bool continued = grown && seen_message;
-  for (size_t at = from, end; at < cur.size (); at = end) {
+  bool continued = seen_message;
+  for (size_t at = 0, end; at < cur.size (); at = end) {
     end = cur.find ('\n', at);
     end = end == std::string::npos ? cur.size () : end + 1;
     const std::string line = cur.substr (at, end - at);
@@ -143,14 +209,13 @@ gpc_vk_test_tolerated (void)
 void
 gpc_vk_test_init (void)
 {
-  use_own_log ();
-  static bool registered;
-  if (!registered) {
-    registered = true;
-    /* gst-check runs each test in a child process by default: each child
-     * logs to a file of its own. */
-    pthread_atfork (NULL, NULL, use_own_log);
-    atexit (remove_log_at_exit);
+  static bool started;
+  if (!started) {
+    started = true;
+    open_log_pipe ();
+    write_settings ();
+    pthread_atfork (lock_before_fork, unlock_after_fork, own_log_in_child);
+    atexit (remove_settings_at_exit);
   }
   /* The probe runs without the validation layer: gst-check forks each test
    * from this process, and a child that inherits the state of a layer

@@ -51,12 +51,11 @@ GST_START_TEST (invalid_call_is_reported)
 }
 GST_END_TEST;
 
-/* On a device of its own, two copies into the same bytes with no barrier
- * between; the errors the layer reported since the last call. */
-static size_t
-copies_without_barrier (void)
+/* On `dev`, two copies into the same bytes with no barrier between, waited
+ * for. */
+static void
+copy_twice_without_barrier (GpcVkTestDevice & dev)
 {
-  GpcVkTestDevice dev;
   GstMemory *src = gpc::vk_storage_alloc (dev.device, 256, gpc::VkMemKind::Device, NULL);
   GstMemory *dst = gpc::vk_storage_alloc (dev.device, 256, gpc::VkMemKind::Device, NULL);
   fail_unless (src && dst);
@@ -75,13 +74,38 @@ copies_without_barrier (void)
   gst_vulkan_fence_unref (fence);
   gst_memory_unref (src);
   gst_memory_unref (dst);
-  return gpc_vk_test_validation_errors ();
 }
 
 GST_START_TEST (missing_barrier_is_reported)
 {
   fail_unless_equals_int ((int) gpc_vk_test_validation_errors (), 0);
-  expect_reported (copies_without_barrier (), "two copies without a barrier");
+  GpcVkTestDevice dev;
+  copy_twice_without_barrier (dev);
+  expect_reported (gpc_vk_test_validation_errors (), "two copies without a barrier");
+}
+GST_END_TEST;
+
+/* Elements and tests create instances of their own while others are alive:
+ * an error an instance reported must still be seen after another instance
+ * was created, and errors of two instances alive at once must both be. */
+GST_START_TEST (errors_of_instances_alive_at_once_are_reported)
+{
+  fail_unless_equals_int ((int) gpc_vk_test_validation_errors (), 0);
+  GpcVkTestDevice first;
+  copy_twice_without_barrier (first);
+  {
+    GpcVkTestDevice second;
+    expect_reported (gpc_vk_test_validation_errors (),
+        "the first instance's copies, read after a second instance was created");
+    copy_twice_without_barrier (first);
+    copy_twice_without_barrier (second);
+    const size_t both = gpc_vk_test_validation_errors ();
+    printf ("%zu validation error(s) reported for both instances' copies\n", both);
+    fail_unless (both >= 2, "only %zu error(s) reported for two instances' copies", both);
+  }
+  copy_twice_without_barrier (first);
+  expect_reported (gpc_vk_test_validation_errors (),
+      "the first instance's copies, after the second was destroyed");
 }
 GST_END_TEST;
 
@@ -92,5 +116,6 @@ main (int argc, char **argv)
           "VK_LAYER_KHRONOS_validation"))
     gpc_test::skip ("VK_INSTANCE_LAYERS does not request VK_LAYER_KHRONOS_validation");
   return gpc_vk_test_main (&argc, &argv, "vk-validation",
-      { GPC_CHECK_TEST (invalid_call_is_reported), GPC_CHECK_TEST (missing_barrier_is_reported) });
+      { GPC_CHECK_TEST (invalid_call_is_reported), GPC_CHECK_TEST (missing_barrier_is_reported),
+        GPC_CHECK_TEST (errors_of_instances_alive_at_once_are_reported) });
 }
