@@ -6,7 +6,7 @@
 #   tools/device-round.sh STEP...
 # Steps: motion motion-old vmaf vmaf-old vmaf-tests vmaf-libvmaf-selftest vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
 #        prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
-#        cuda-tests tests-novalidation
+#        cuda-tests tests tests-novalidation
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -181,6 +181,19 @@ for s in "$@"; do
         n=$(basename "$t")-leaks
         GST_REGISTRY=/tmp/$n.registry step "$n" 200 bash tests/common/check-leaks.sh "$t"
         grep -E "Checks|check-leaks|alive|SKIP" "$out/$n.txt" | head -8
+      done ;;
+    tests) # every test program with the validation layer where the kit has it, but those named in
+      # TESTS_SKIP (e.g. the ones vmaf-tests runs); the real clips as in vmaf-tests
+      vec=$root/$kit/vectors; [ -d "$vec" ] || vec=
+      [ -f "$kit/layers/VkLayer_khronos_validation.json" ] && layer=VK_LAYER_KHRONOS_validation || layer=
+      for t in $(find $b/tests -type f -name 'test-*' -perm -u+x | sort); do
+        n=$(basename "$t")
+        case " ${TESTS_SKIP:-} " in *" $n "*) continue ;; esac
+        GPC_VECTORS_DIR=$vec VK_INSTANCE_LAYERS=$layer GST_REGISTRY=/tmp/$n.registry \
+          timeout 300 "$t" > "$out/t-$n.txt" 2>&1
+        rc=$?
+        case $rc in 0) r=PASS;; 77) r=SKIP;; *) r="FAIL($rc)";; esac
+        echo "$r $n ($(grep -c 'VALIDATION ERROR' "$out/t-$n.txt") validation errors printed)"
       done ;;
     tests-novalidation) # every test program, without the validation layer
       for t in $(find $b/tests -type f -name 'test-*' -perm -u+x | sort); do
