@@ -30,9 +30,11 @@
  *   samples its input after a layout transition whose barrier names
  *   input-attachment reads (vkCmdDrawIndexed), and its vulkansink blits
  *   into a swapchain image right after clearing it, with no barrier
- *   between (vkCmdBlitImage); 1.26's vulkansink moves an image acquired
- *   with vkAcquireNextImageKHR to a new layout without waiting for the
- *   acquire (reported at vkQueueSubmit).
+ *   between (vkCmdBlitImage); 1.24's and 1.26's vulkansink move an image
+ *   acquired with vkAcquireNextImageKHR to a new layout without waiting for
+ *   the acquire (reported at vkQueueSubmit); 1.24's moves a picture it has
+ *   blitted from to a new layout with no wait for the blit's read (prior
+ *   usage SYNC_BLIT_TRANSFER_READ, at vkQueueSubmit).
  */
 #include <gst/check/gstcheck.h>
 
@@ -54,9 +56,13 @@ extern "C" {
 namespace {
 
 const char *kUpstreamVuid = "VUID-VkAttachmentDescription-format-06699";
-/* What the layer's messages of those hazards name (1.3's and 1.4's). */
+/* What the layer's messages of those hazards name: 1.3.239's (Debian 12),
+ * 1.3.275's (Ubuntu 24.04, GStreamer 1.24, where vulkansink's acquire
+ * hazard is 1.26's) and 1.4's. */
 const char *const kUpstreamHazards[] = { "vkCmdDrawIndexed: Hazard", "vkCmdBlitImage: Hazard",
-  "previously read by vkAcquireNextImageKHR" };
+  "vkCmdDrawIndexed():  Hazard", "vkCmdBlitImage():  Hazard",
+  "previously read by vkAcquireNextImageKHR", "vkAcquireNextImageKHR aquire_tag",
+  "prior_usage: SYNC_BLIT_TRANSFER_READ" };
 
 /* Runs the pipeline to EOS; returns false (after printing why) when
  * vulkansink could not open its window. Under Xvfb, xcb_connect() fails now
