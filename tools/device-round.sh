@@ -34,6 +34,17 @@ step () { # name limit command...
   echo "=== $name rc=$rc $(( $(date +%s) - t0 )) s"
 }
 
+every_test () { # each test program but those in TESTS_SKIP, in the environment given; one line each
+  for t in $(find $b/tests -type f -name 'test-*' -perm -u+x | sort); do
+    local n=$(basename "$t")
+    case " ${TESTS_SKIP:-} " in *" $n "*) continue ;; esac
+    GST_REGISTRY=/tmp/$n.registry timeout 300 "$t" > "$out/t-$n.txt" 2>&1
+    local rc=$? r
+    case $rc in 0) r=PASS;; 77) r=SKIP;; *) r="FAIL($rc)";; esac
+    echo "$r $n ($(grep -c 'VALIDATION ERROR' "$out/t-$n.txt") validation errors printed)"
+  done
+}
+
 for s in "$@"; do
   case $s in
     motion) step motion 120 $b/benchmarks/vmafmotion/bench-vmafmotion
@@ -186,23 +197,9 @@ for s in "$@"; do
       # TESTS_SKIP (e.g. the ones vmaf-tests runs); the real clips as in vmaf-tests
       vec=$root/$kit/vectors; [ -d "$vec" ] || vec=
       [ -f "$kit/layers/VkLayer_khronos_validation.json" ] && layer=VK_LAYER_KHRONOS_validation || layer=
-      for t in $(find $b/tests -type f -name 'test-*' -perm -u+x | sort); do
-        n=$(basename "$t")
-        case " ${TESTS_SKIP:-} " in *" $n "*) continue ;; esac
-        GPC_VECTORS_DIR=$vec VK_INSTANCE_LAYERS=$layer GST_REGISTRY=/tmp/$n.registry \
-          timeout 300 "$t" > "$out/t-$n.txt" 2>&1
-        rc=$?
-        case $rc in 0) r=PASS;; 77) r=SKIP;; *) r="FAIL($rc)";; esac
-        echo "$r $n ($(grep -c 'VALIDATION ERROR' "$out/t-$n.txt") validation errors printed)"
-      done ;;
+      GPC_VECTORS_DIR=$vec VK_INSTANCE_LAYERS=$layer every_test ;;
     tests-novalidation) # every test program, without the validation layer
-      for t in $(find $b/tests -type f -name 'test-*' -perm -u+x | sort); do
-        n=$(basename "$t")
-        GST_REGISTRY=/tmp/$n.registry timeout 300 "$t" > "$out/t-$n.txt" 2>&1
-        rc=$?
-        case $rc in 0) r=PASS;; 77) r=SKIP;; *) r="FAIL($rc)";; esac
-        echo "$r $n"
-      done ;;
+      every_test ;;
     *) echo "unknown step $s" ;;
   esac
 done
