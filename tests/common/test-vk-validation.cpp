@@ -5,9 +5,13 @@
  * deliberately invalid call (a buffer of size 0) on a device opened as the
  * elements open theirs must be reported, on every GStreamer and layer
  * release the suite runs on; so must a missing barrier (two copies into the
- * same bytes), which only synchronization validation sees.
+ * same bytes), which only synchronization validation sees, and, with the
+ * layers that check across submissions (gpc-vk-test.cpp), one between two
+ * submissions.
  */
 #include <gst/check/gstcheck.h>
+
+#include <vector>
 
 #include <vulkan/vulkan.h>
 extern "C" {
@@ -52,9 +56,10 @@ GST_START_TEST (invalid_call_is_reported)
 GST_END_TEST;
 
 /* On `dev`, two copies into the same bytes with no barrier between, waited
- * for. */
+ * for; with `split`, the second in a submission of its own, submitted before
+ * the first is waited for (a wait would order them). */
 static void
-copy_twice_without_barrier (GpcVkTestDevice & dev)
+copy_twice_without_barrier (GpcVkTestDevice & dev, bool split = false)
 {
   GstMemory *src = gpc::vk_storage_alloc (dev.device, 256, gpc::VkMemKind::Device, NULL);
   GstMemory *dst = gpc::vk_storage_alloc (dev.device, 256, gpc::VkMemKind::Device, NULL);
@@ -68,10 +73,19 @@ copy_twice_without_barrier (GpcVkTestDevice & dev)
       VK_ACCESS_TRANSFER_WRITE_BIT);
   /* The second copy writes what the first wrote, with no barrier between. */
   exec->copy ((GstVulkanBufferMemory *) src, 0, (GstVulkanBufferMemory *) dst, 0, 256);
+  GstVulkanFence *first = NULL;
+  if (split) {
+    fail_unless ((first = exec->submit (NULL)) != NULL);
+    fail_unless (exec->begin (NULL));
+  }
   exec->copy ((GstVulkanBufferMemory *) src, 0, (GstVulkanBufferMemory *) dst, 0, 256);
   GstVulkanFence *fence = exec->submit (NULL);
   fail_unless (fence && exec->wait (fence, exec->hang_limit_ns (), NULL));
   gst_vulkan_fence_unref (fence);
+  if (first) {
+    fail_unless (exec->wait (first, exec->hang_limit_ns (), NULL));
+    gst_vulkan_fence_unref (first);
+  }
   gst_memory_unref (src);
   gst_memory_unref (dst);
 }
@@ -82,6 +96,41 @@ GST_START_TEST (missing_barrier_is_reported)
   GpcVkTestDevice dev;
   copy_twice_without_barrier (dev);
   expect_reported (gpc_vk_test_validation_errors (), "two copies without a barrier");
+}
+GST_END_TEST;
+
+/* The validation layer's release (its specVersion), 0 when it is absent. */
+static uint32_t
+layer_version (void)
+{
+  uint32_t n = 0;
+  if (vkEnumerateInstanceLayerProperties (&n, NULL) != VK_SUCCESS)
+    return 0;
+  std::vector<VkLayerProperties> layers (n);
+  if (vkEnumerateInstanceLayerProperties (&n, layers.data ()) != VK_SUCCESS)
+    return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!strcmp (layers[i].layerName, "VK_LAYER_KHRONOS_validation"))
+      return layers[i].specVersion;
+  }
+  return 0;
+}
+
+GST_START_TEST (missing_barrier_between_submissions_is_reported)
+{
+  fail_unless_equals_int ((int) gpc_vk_test_validation_errors (), 0);
+  const uint32_t v = layer_version ();
+  GpcVkTestDevice dev;
+  copy_twice_without_barrier (dev, true);
+  const size_t n = gpc_vk_test_validation_errors ();
+  /* 1.3.290 replaced the legacy flag that turns these checks off. */
+  if (v < VK_MAKE_API_VERSION (0, 1, 3, 290)) {
+    printf ("validation layer %u.%u.%u: checks across submissions off, %zu error(s) reported\n",
+        VK_API_VERSION_MAJOR (v), VK_API_VERSION_MINOR (v), VK_API_VERSION_PATCH (v), n);
+    fail_unless (n == 0, "checks across submissions are still on");
+    return;
+  }
+  expect_reported (n, "two copies in two submissions without a barrier");
 }
 GST_END_TEST;
 
@@ -117,5 +166,6 @@ main (int argc, char **argv)
     gpc_test::skip ("VK_INSTANCE_LAYERS does not request VK_LAYER_KHRONOS_validation");
   return gpc_vk_test_main (&argc, &argv, "vk-validation",
       { GPC_CHECK_TEST (invalid_call_is_reported), GPC_CHECK_TEST (missing_barrier_is_reported),
+        GPC_CHECK_TEST (missing_barrier_between_submissions_is_reported),
         GPC_CHECK_TEST (errors_of_instances_alive_at_once_are_reported) });
 }
