@@ -3,7 +3,10 @@
  */
 #include "gpc-test.h"
 
+#include <execinfo.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,9 +15,30 @@
 
 namespace gpc_test {
 
+/* A write to a pipe whose reader is gone ends a test with SIGPIPE and
+ * nothing in its log to say which write: print the writing thread's
+ * backtrace first (addresses resolve with addr2line against the build),
+ * then end as before. */
+static void
+on_sigpipe (int sig)
+{
+  void *frames[64];
+  const int n = backtrace (frames, 64);
+  const char *m = "\ngpc-test: SIGPIPE (a write to a pipe that nothing reads), backtrace:\n";
+  if (write (2, m, strlen (m)) > 0)
+    backtrace_symbols_fd (frames, n, 2);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
 uint64_t seed ()
 {
   static uint64_t s = [] {
+    /* backtrace() loads what it needs on its first call: not in the
+     * handler. */
+    void *frame;
+    backtrace (&frame, 1);
+    signal (SIGPIPE, on_sigpipe);
     uint64_t v;
     const char *env = getenv ("GPC_TEST_SEED");
     if (env && *env) {
