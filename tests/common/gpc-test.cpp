@@ -31,14 +31,19 @@ on_sigpipe (int sig)
   raise (sig);
 }
 
+void report_sigpipe ()
+{
+  /* backtrace() loads what it needs on its first call: not in the
+   * handler. */
+  void *frame;
+  backtrace (&frame, 1);
+  signal (SIGPIPE, on_sigpipe);
+}
+
 uint64_t seed ()
 {
   static uint64_t s = [] {
-    /* backtrace() loads what it needs on its first call: not in the
-     * handler. */
-    void *frame;
-    backtrace (&frame, 1);
-    signal (SIGPIPE, on_sigpipe);
+    report_sigpipe ();
     uint64_t v;
     const char *env = getenv ("GPC_TEST_SEED");
     if (env && *env) {

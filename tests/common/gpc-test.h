@@ -38,8 +38,14 @@ class Rng {
   uint64_t state_;
 };
 
-/* The run's seed: GPC_TEST_SEED if set, else fresh. Printed once, always. */
+/* The run's seed: GPC_TEST_SEED if set, else fresh. Printed once, always.
+ * Its first call also calls report_sigpipe (), as every test that uses
+ * random data calls it early. */
 uint64_t seed ();
+
+/* Makes a death by SIGPIPE print the writing thread's backtrace to stderr
+ * first (the process then dies of the signal as before). */
+void report_sigpipe ();
 
 /* A generator for one named sub-test, derived from the run's seed. */
 Rng rng (const char *name);
