@@ -70,7 +70,7 @@ struct _GstVkProResDec
 
   GpcVkContext vk;
   gboolean opening;             /* in NULL -> READY (see post_message) */
-  gboolean refuse_caps;         /* no usable device, in an old decodebin3 (see open) */
+  gboolean refuse_caps;         /* no usable device, in a decodebin3 (see open) */
   gpc::ProResFrames *frames;    /* from start to stop */
   gpc::ProResDelivery *delivery;        /* likewise */
   gpc::ProResPacing pacing;     /* this stream's (choose_pacing) */
@@ -367,11 +367,11 @@ gst_vk_prores_dec_sink_query (GstVideoDecoder * dec, GstQuery * query)
  * next decoder (avdec_prores) when an element fails there, so a device
  * that went away, or one that cannot run the kernels, falls back cleanly.
  *
- * A decodebin3 older than 1.24 adds a candidate to itself before it tries
- * READY: an application's state change that walks the bin in that moment
- * fails with the candidate. There the element opens without a device and
- * refuses the caps instead (accept-caps), which makes decodebin3 take the
- * next decoder just the same. */
+ * decodebin3 (1.22 to 1.26 at least) adds a candidate to itself before it
+ * tries READY: an application's state change that walks the bin in that
+ * moment fails with the candidate. There the element opens without a
+ * device and refuses the caps instead (accept-caps), which makes
+ * decodebin3 take the next decoder just the same. */
 static gboolean
 gst_vk_prores_dec_open (GstVideoDecoder * dec)
 {
@@ -387,22 +387,25 @@ gst_vk_prores_dec_open (GstVideoDecoder * dec)
           ("The Vulkan device cannot run the ProRes decoder"), ("%s: %s",
               pd->properties.deviceName, why.c_str ()));
   }
-  self->refuse_caps = !ok && gpc::prores_tried_by_old_decodebin3 (GST_ELEMENT (self));
+  self->refuse_caps = !ok && gpc::prores_tried_by_decodebin3 (GST_ELEMENT (self));
   if (self->refuse_caps)
     GST_INFO_OBJECT (self, "no usable device: refusing caps, for decodebin3 to try another decoder");
   return ok || self->refuse_caps;
 }
 
 /* What fails in NULL -> READY (open() and the base class's report of it)
- * is told to such a decodebin3 as a warning, so that avdec_prores can
- * play; decodebin and newer decodebin3 drop the errors of a decoder they
- * replace, and applications that use the element directly get them. */
+ * is told to a decodebin3 as a warning, so that avdec_prores can play: one
+ * older than 1.24 would stop the pipeline with the error of a decoder it
+ * replaces, and a newer one passes on the error of a candidate that a
+ * racing state change (see open) opened before decodebin3 recorded it.
+ * decodebin drops the errors of a decoder it replaces, and applications
+ * that use the element directly get them. */
 static gboolean
 gst_vk_prores_dec_post_message (GstElement * element, GstMessage * message)
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (element);
   if (self->opening && GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR
-      && gpc::prores_tried_by_old_decodebin3 (element))
+      && gpc::prores_tried_by_decodebin3 (element))
     message = gpc::prores_error_as_warning (message);
   return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
 }

@@ -112,18 +112,14 @@ void prores_add_probe_dependencies (GstPlugin *plugin)
       GST_PLUGIN_DEPENDENCY_FLAG_FILE_NAME_IS_PREFIX);
 }
 
-bool prores_tried_by_old_decodebin3 (GstElement *element)
+bool prores_tried_by_decodebin3 (GstElement *element)
 {
-  guint major, minor, micro, nano;
-  gst_version (&major, &minor, &micro, &nano);
-  if (major > 1 || minor >= 24)
-    return false;
   GstObject *parent = gst_object_get_parent (GST_OBJECT (element));
   GstElementFactory *f = parent && GST_IS_ELEMENT (parent) ?
       gst_element_get_factory (GST_ELEMENT (parent)) : NULL;
-  const bool old = f && !g_strcmp0 (GST_OBJECT_NAME (f), "decodebin3");
+  const bool in_decodebin3 = f && !g_strcmp0 (GST_OBJECT_NAME (f), "decodebin3");
   gst_clear_object (&parent);
-  return old;
+  return in_decodebin3;
 }
 
 GstMessage *prores_error_as_warning (GstMessage *error)

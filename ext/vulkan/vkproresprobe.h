@@ -30,10 +30,12 @@ bool prores_device_can_decode (const VkPhysicalDeviceProperties &props,
  * closes it again. `why` says how the rank was decided. */
 GstRank prores_probe_rank (std::string *why);
 
-/* Whether `element` is being tried by a decodebin3 older than 1.24, which
- * passes the errors of a candidate decoder on to the application (stopping
- * the pipeline) even when it then replaces the decoder. */
-bool prores_tried_by_old_decodebin3 (GstElement *element);
+/* Whether `element` is being tried by a decodebin3, which adds a candidate
+ * decoder to itself before it tries READY on it (so that an application's
+ * state change walking the bin then can fail with the candidate) and,
+ * before 1.24, passes the candidate's errors on to the application
+ * (stopping the pipeline) even when it then replaces the decoder. */
+bool prores_tried_by_decodebin3 (GstElement *element);
 
 /* An error message turned into a warning with the same error and details
  * (takes `error`). */

@@ -5,7 +5,8 @@
  * avdec_prores on a GPU, NONE on lavapipe or without a Vulkan driver),
  * decodebin, decodebin3 and playbin take the decoder the ranks say and play
  * every frame, a forced vkproresdec whose device is gone falls back to
- * avdec_prores, and whatever decoder they take, the pictures are
+ * avdec_prores (also when a state change walks decodebin3 while it tries
+ * the candidate), and whatever decoder they take, the pictures are
  * avdec_prores's, sample for sample. The registry's cached rank is decided
  * again when the Vulkan driver changes.
  *
@@ -68,6 +69,9 @@ struct Run {
   std::vector<GstSample *> samples;
   std::vector<std::string> tried;  /* video decoders the bins created, in order */
   std::string used;                /* the one left in the pipeline at EOS */
+  bool race = false;               /* see decodebin3_racing_state_change */
+  bool raced = false;
+  GstStateChangeReturn race_result = GST_STATE_CHANGE_SUCCESS;
   ~Run () {
     for (GstSample *s : samples)
       gst_sample_unref (s);
@@ -83,10 +87,25 @@ static bool is_video_decoder (GstElement *e)
   return klass && strstr (klass, "Decoder") && strstr (klass, "Video");
 }
 
-static void on_deep_element_added (GstBin *, GstBin *, GstElement *e, gpointer data)
+static bool made_by (GstElement *e, const char *factory)
 {
+  GstElementFactory *f = gst_element_get_factory (e);
+  return f && !strcmp (GST_OBJECT_NAME (f), factory);
+}
+
+static void on_deep_element_added (GstBin *, GstBin *sub_bin, GstElement *e, gpointer data)
+{
+  Run *run = (Run *) data;
   if (is_video_decoder (e))
-    ((Run *) data)->tried.push_back (GST_OBJECT_NAME (gst_element_get_factory (e)));
+    run->tried.push_back (GST_OBJECT_NAME (gst_element_get_factory (e)));
+  /* What an application's state change walking the bin does when it meets
+   * the candidate that decodebin3 has just added, before decodebin3 tries
+   * READY on it (here in decodebin3's thread, so it always happens). */
+  if (run->race && !run->raced && made_by (e, "vkproresdec") &&
+      made_by (GST_ELEMENT (sub_bin), "decodebin3")) {
+    run->raced = true;
+    run->race_result = gst_element_set_state (e, GST_STATE_PAUSED);
+  }
 }
 
 static GstFlowReturn on_new_sample (GstElement *sink, gpointer data)
@@ -254,6 +273,30 @@ GST_START_TEST (decodebin_picks)
       check_same_frames (file, run, ref);
     }
   }
+}
+GST_END_TEST;
+
+/* A state change that walks decodebin3 while it tries vkproresdec (made
+ * to happen in that moment, see on_deep_element_added) does not fail with
+ * the candidate, even when its device is gone: decodebin3 then still
+ * takes the decoder the ranks say and plays every frame. */
+GST_START_TEST (decodebin3_racing_state_change)
+{
+  const std::string path = media ("aw_hq_336x200.mov");
+  Run ref;
+  reference_run (path, &ref);
+  Run run;
+  run.race = true;
+  play ("filesrc location=\"" + path + "\" ! decodebin3 ! appsink name=out", &run);
+  printf ("decodebin3 with a racing state change: %s, used %s, %zu frames\n",
+      run.raced ? gst_element_state_change_return_get_name (run.race_result) : "not raced",
+      run.used.c_str (), run.samples.size ());
+  if (rank_of ("vkproresdec") > rank_of ("avdec_prores"))
+    fail_unless (run.raced, "vkproresdec was not tried");
+  fail_unless (run.race_result != GST_STATE_CHANGE_FAILURE,
+      "the candidate vkproresdec failed the state change");
+  fail_unless (run.used == expected_decoder (), "decodebin3 used %s", run.used.c_str ());
+  check_same_frames ("decodebin3", run, ref);
 }
 GST_END_TEST;
 
@@ -762,6 +805,7 @@ main (int argc, char **argv)
   Suite *s = gpc_test::check_suite ("vkproresdec-autoplug", {
         GPC_CHECK_TEST (rank_follows_device),
         GPC_CHECK_TEST (decodebin_picks),
+        GPC_CHECK_TEST (decodebin3_racing_state_change),
         GPC_CHECK_TEST (playbin_plays),
         GPC_CHECK_TEST (caps_like_avdec),
         GPC_CHECK_TEST (hdr_caps_like_avdec),
