@@ -17,6 +17,7 @@ enum
 {
   PROP_0,
   PROP_DEVICE_INDEX,
+  PROP_DEVICE_NAME, /* installed with device-index */
   PROP_FRAMES_IN_FLIGHT,
 };
 
@@ -243,8 +244,8 @@ caps_in_memories (GstCaps * caps, const char *formats, GstCaps * other)
 }
 
 static GstCaps *
-gpc_vk_filter_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
-    GstCaps * caps, GstCaps * filter)
+transform_memories (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps,
+    GstCaps * filter)
 {
   GpcVkFilterClass *klass = GPC_VK_FILTER_GET_CLASS (trans);
   if (klass->analysis)
@@ -265,6 +266,19 @@ gpc_vk_filter_transform_caps (GstBaseTransform * trans, GstPadDirection directio
   }
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
+/* What the sink pad takes is also bounded by upstream's device: Vulkan
+ * memory of another device is of no use here (gpcvkcontext.h). */
+static GstCaps *
+gpc_vk_filter_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *res = transform_memories (trans, direction, caps, filter);
+  if (direction == GST_PAD_SRC)
+    res = gpc_vk_context_restrict_sink_caps (GST_ELEMENT (trans), &GPC_VK_FILTER (trans)->vk,
+        GST_BASE_TRANSFORM_SINK_PAD (trans), res);
   return res;
 }
 
@@ -439,7 +453,7 @@ gpc_vk_filter_change_state (GstElement * element, GstStateChange transition)
   return ret;
 }
 
-/* device-index and frames-in-flight: read, or written where `set`. */
+/* device-index, device-name and frames-in-flight: read, or written where `set`. */
 static void
 access_property (GObject * object, guint prop_id, GValue * value, GParamSpec * pspec,
     bool set)
@@ -447,15 +461,13 @@ access_property (GObject * object, guint prop_id, GValue * value, GParamSpec * p
   GpcVkFilter *self = GPC_VK_FILTER (object);
 
   GST_OBJECT_LOCK (self);
-  if (prop_id == PROP_DEVICE_INDEX && set)
-    self->vk.device_index = g_value_get_int (value);
-  else if (prop_id == PROP_DEVICE_INDEX)
-    g_value_set_int (value, self->vk.device_index);
-  else if (prop_id == PROP_FRAMES_IN_FLIGHT && set)
+  const bool vk = set ? gpc_vk_context_set_property (&self->vk, prop_id, PROP_DEVICE_INDEX, value)
+                     : gpc_vk_context_get_property (&self->vk, prop_id, PROP_DEVICE_INDEX, value);
+  if (!vk && prop_id == PROP_FRAMES_IN_FLIGHT && set)
     self->state->set_property (value);
-  else if (prop_id == PROP_FRAMES_IN_FLIGHT)
+  else if (!vk && prop_id == PROP_FRAMES_IN_FLIGHT)
     self->state->get_property (value);
-  else
+  else if (!vk)
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   GST_OBJECT_UNLOCK (self);
 }

@@ -60,7 +60,7 @@ GST_DEBUG_CATEGORY (gst_vk_prores_dec_debug);
 /* Bit positions in the kernel are 32-bit. */
 #define MAX_FRAME_BYTES (256u << 20)
 
-enum { PROP_0, PROP_DEVICE_INDEX, PROP_FIRST_SETTING };
+enum { PROP_0, PROP_DEVICE_INDEX, PROP_DEVICE_NAME /* with device-index */, PROP_FIRST_SETTING };
 
 struct _GstVkProResDec
 {
@@ -486,10 +486,9 @@ gst_vk_prores_dec_set_property (GObject * object, guint id, const GValue * value
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (object);
   GST_OBJECT_LOCK (self);
-  if (id == PROP_DEVICE_INDEX)
-    self->vk.device_index = g_value_get_int (value);
-  else if (id < PROP_FIRST_SETTING
-      || !gpc::prores_settings_set (&self->settings, id - PROP_FIRST_SETTING, value))
+  if (!gpc_vk_context_set_property (&self->vk, id, PROP_DEVICE_INDEX, value)
+      && (id < PROP_FIRST_SETTING
+      || !gpc::prores_settings_set (&self->settings, id - PROP_FIRST_SETTING, value)))
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
   GST_OBJECT_UNLOCK (self);
 }
@@ -499,10 +498,9 @@ gst_vk_prores_dec_get_property (GObject * object, guint id, GValue * value, GPar
 {
   GstVkProResDec *self = GST_VK_PRORES_DEC (object);
   GST_OBJECT_LOCK (self);
-  if (id == PROP_DEVICE_INDEX)
-    g_value_set_int (value, self->vk.device_index);
-  else if (id < PROP_FIRST_SETTING
-      || !gpc::prores_settings_get (&self->settings, id - PROP_FIRST_SETTING, value))
+  if (!gpc_vk_context_get_property (&self->vk, id, PROP_DEVICE_INDEX, value)
+      && (id < PROP_FIRST_SETTING
+      || !gpc::prores_settings_get (&self->settings, id - PROP_FIRST_SETTING, value)))
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
   GST_OBJECT_UNLOCK (self);
 }

@@ -49,7 +49,7 @@
 GST_DEBUG_CATEGORY_STATIC (gst_vk_vmaf_debug);
 #define GST_CAT_DEFAULT gst_vk_vmaf_debug
 
-enum { PROP_0, PROP_DEVICE_INDEX, PROP_FIRST_SETTING };
+enum { PROP_0, PROP_DEVICE_INDEX, PROP_DEVICE_NAME /* with device-index */, PROP_FIRST_SETTING };
 enum { REF, DIST };
 static const char *const kInputName[2] = { "reference", "distorted" };
 
@@ -373,19 +373,27 @@ gst_vk_vmaf_sink_query (GstAggregator * agg, GstAggregatorPad * pad, GstQuery * 
       if (pad == self->pads[out])
         return gst_pad_peer_query (GST_AGGREGATOR_SRC_PAD (agg), query);
       break;
-    case GST_QUERY_CAPS:
+    case GST_QUERY_CAPS: {
+      GstCaps *res;
       if (pad == self->pads[out]) {
         GstCaps *filter, *templ = gst_pad_get_pad_template_caps (GST_PAD (pad));
         gst_query_parse_caps (query, &filter);
         GstCaps *peer = gst_pad_peer_query_caps (GST_AGGREGATOR_SRC_PAD (agg), filter);
-        GstCaps *res = gst_caps_intersect (peer, templ);
-        gst_query_set_caps_result (query, res);
-        gst_caps_unref (res);
+        res = gst_caps_intersect (peer, templ);
         gst_caps_unref (peer);
         gst_caps_unref (templ);
-        return TRUE;
+      } else if (GST_AGGREGATOR_CLASS (parent_class)->sink_query (agg, pad, query)) {
+        gst_query_parse_caps_result (query, &res);
+        res = gst_caps_ref (res);
+      } else {
+        return FALSE;
       }
-      break;
+      /* Vulkan memory of another device than ours is of no use here. */
+      res = gpc_vk_context_restrict_sink_caps (GST_ELEMENT (self), &self->vk, GST_PAD (pad), res);
+      gst_query_set_caps_result (query, res);
+      gst_caps_unref (res);
+      return TRUE;
+    }
     default:
       break;
   }
@@ -511,10 +519,9 @@ gst_vk_vmaf_set_property (GObject * object, guint id, const GValue * value, GPar
 {
   GstVkVmaf *self = GST_VK_VMAF (object);
   GST_OBJECT_LOCK (self);
-  if (id == PROP_DEVICE_INDEX)
-    self->vk.device_index = g_value_get_int (value);
-  else if (id < PROP_FIRST_SETTING
-      || !gpc::vmaf_settings_set (self->settings, id - PROP_FIRST_SETTING, value))
+  if (!gpc_vk_context_set_property (&self->vk, id, PROP_DEVICE_INDEX, value)
+      && (id < PROP_FIRST_SETTING
+      || !gpc::vmaf_settings_set (self->settings, id - PROP_FIRST_SETTING, value)))
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
   GST_OBJECT_UNLOCK (self);
 }
@@ -524,10 +531,9 @@ gst_vk_vmaf_get_property (GObject * object, guint id, GValue * value, GParamSpec
 {
   GstVkVmaf *self = GST_VK_VMAF (object);
   GST_OBJECT_LOCK (self);
-  if (id == PROP_DEVICE_INDEX)
-    g_value_set_int (value, self->vk.device_index);
-  else if (id < PROP_FIRST_SETTING
-      || !gpc::vmaf_settings_get (self->settings, id - PROP_FIRST_SETTING, value))
+  if (!gpc_vk_context_get_property (&self->vk, id, PROP_DEVICE_INDEX, value)
+      && (id < PROP_FIRST_SETTING
+      || !gpc::vmaf_settings_get (self->settings, id - PROP_FIRST_SETTING, value)))
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
   GST_OBJECT_UNLOCK (self);
 }

@@ -176,6 +176,19 @@ bool VkFrameIO::import_vulkan (VkExec *exec, GstBuffer *buf, const GstVideoInfo 
         "the buffer has no plane %u", spec.plane);
     return false;
   }
+  /* Caps negotiation keeps another device's memory away
+   * (gpc_vk_context_restrict_sink_caps); an upstream element that ignores
+   * them must not make us bind it. */
+  GstVulkanDevice *owner = gst_is_vulkan_image_memory (mem) ? ((GstVulkanImageMemory *) mem)->device
+                                                             : ((GstVulkanBufferMemory *) mem)->device;
+  if (owner != exec->device ()) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "the input is in memory of Vulkan device %u (%s), the element runs on device %u: "
+        "give both the same device-index, or put vulkandownload between them",
+        owner->physical_device->device_index, owner->physical_device->properties.deviceName,
+        exec->device ()->physical_device->device_index);
+    return false;
+  }
   return vk_plane_for_compute (exec, &device_, buf, mem, offset, stride, spec.row_bytes,
       spec.rows, spec.texel_bytes, out, error);
 }

@@ -37,6 +37,7 @@ gpc_vk_context_init (GpcVkContext * ctx)
   ctx->device = NULL;
   ctx->queue = NULL;
   ctx->device_index = -1;
+  ctx->declined_offer = FALSE;
 }
 
 void
@@ -46,6 +47,24 @@ gpc_vk_context_clear (GpcVkContext * ctx)
   gst_clear_object (&ctx->device);
   gst_clear_object (&ctx->instance);
   gst_clear_object (&ctx->display);
+  ctx->declined_offer = FALSE;
+}
+
+/* Whether `device` may serve the element: any device when no index was
+ * set on the element, else one of that physical device. The property wins
+ * over what neighbours, the bin or the application offer, so that branches
+ * of one pipeline can run on different GPUs. */
+static gboolean
+device_fits (GstElement * element, GpcVkContext * ctx, GstVulkanDevice * device)
+{
+  GST_OBJECT_LOCK (element);
+  const gint want = ctx->device_index;
+  GST_OBJECT_UNLOCK (element);
+  if (want < 0 || device->physical_device->device_index == (guint) want)
+    return TRUE;
+  GST_INFO_OBJECT (element, "declining %" GST_PTR_FORMAT " (physical device %u): "
+      "device-index is %d", device, device->physical_device->device_index, want);
+  return FALSE;
 }
 
 void
@@ -61,6 +80,11 @@ gpc_vk_context_set_context (GstElement * element, GpcVkContext * ctx,
           GST_VULKAN_DEVICE_CONTEXT_TYPE_STR) == 0) {
     GstVulkanDevice *device = NULL;
     if (gst_context_get_vulkan_device (context, &device) && device) {
+      if (!device_fits (element, ctx, device)) {
+        ctx->declined_offer = TRUE;
+        gst_object_unref (device);
+        return;
+      }
       GST_OBJECT_LOCK (element);
       if (!ctx->device) {
         GST_INFO_OBJECT (element, "using device %" GST_PTR_FORMAT
@@ -343,6 +367,69 @@ gpc_vk_device_compute_queue (GstVulkanDevice * device)
   return queue;
 }
 
+/* "NAME (device N, UUID ...)": the UUID tells two GPUs of one model apart
+ * (Vulkan 1.1's VkPhysicalDeviceIDProperties). */
+static gchar *
+describe_physical_device (GstVulkanInstance * instance, VkPhysicalDevice phys, guint index)
+{
+  VkPhysicalDeviceProperties props;
+  auto get = (PFN_vkGetPhysicalDeviceProperties) gst_vulkan_instance_get_proc_address (instance,
+      "vkGetPhysicalDeviceProperties");
+  if (!get)
+    return g_strdup_printf ("device %u", index);
+  get (phys, &props);
+  auto get2 = (PFN_vkGetPhysicalDeviceProperties2) NULL;
+  if (gst_vulkan_instance_check_version (instance, 1, 1, 0) &&
+      props.apiVersion >= VK_MAKE_VERSION (1, 1, 0))
+    get2 = (PFN_vkGetPhysicalDeviceProperties2) gst_vulkan_instance_get_proc_address (instance,
+        "vkGetPhysicalDeviceProperties2");
+  if (!get2)
+    return g_strdup_printf ("%s (device %u)", props.deviceName, index);
+  VkPhysicalDeviceIDProperties id = {};
+  id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+  VkPhysicalDeviceProperties2 p2 = {};
+  p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  p2.pNext = &id;
+  get2 (phys, &p2);
+  const uint8_t *u = id.deviceUUID;
+  return g_strdup_printf ("%s (device %u, UUID %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+      "%02x%02x%02x%02x%02x%02x)", props.deviceName, index, u[0], u[1], u[2], u[3], u[4], u[5],
+      u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+static gchar *
+describe_device (GstVulkanDevice * device)
+{
+  GstVulkanPhysicalDevice *phys = device->physical_device;
+  return describe_physical_device (phys->instance, phys->device, phys->device_index);
+}
+
+/* Every physical device, described, for an error message. */
+static gchar *
+list_devices (GstVulkanInstance * instance)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < instance->n_physical_devices; i++) {
+    gchar *d = describe_physical_device (instance, instance->physical_devices[i], i);
+    g_string_append_printf (s, "%s%s", i ? "; " : "", d);
+    g_free (d);
+  }
+  return g_string_free (s, FALSE);
+}
+
+gchar *
+gpc_vk_context_device_name (GstElement * element, GpcVkContext * ctx)
+{
+  GST_OBJECT_LOCK (element);
+  GstVulkanDevice *device = ctx->device ? (GstVulkanDevice *) gst_object_ref (ctx->device) : NULL;
+  GST_OBJECT_UNLOCK (element);
+  if (!device)
+    return NULL;
+  gchar *name = describe_device (device);
+  gst_object_unref (device);
+  return name;
+}
+
 static gint
 requested_device_index (GpcVkContext * ctx)
 {
@@ -427,8 +514,19 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
 
   /* Neighbours first, then the application or the bin (NEED_CONTEXT on the
    * bus, answered synchronously through set_context). */
-  if (!ctx->device)
-    gst_vulkan_device_run_context_query (element, &ctx->device);
+  if (!ctx->device) {
+    GstVulkanDevice *offered = NULL;
+    gst_vulkan_device_run_context_query (element, &offered);
+    if (offered && device_fits (element, ctx, offered)) {
+      GST_OBJECT_LOCK (element);
+      if (!ctx->device)
+        std::swap (ctx->device, offered);
+      GST_OBJECT_UNLOCK (element);
+    } else if (offered) {
+      ctx->declined_offer = TRUE;
+    }
+    gst_clear_object (&offered);
+  }
   if (!ctx->device)
     gst_vulkan_global_context_query (element, GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
 
@@ -439,9 +537,11 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
     if (!gst_vulkan_instance_open (ctx->instance, &error))
       goto instance_failed;
     if (index >= 0 && (guint) index >= ctx->instance->n_physical_devices) {
+      gchar *present = list_devices (ctx->instance);
       GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
-          ("Vulkan device %d requested, but only %u exist", index,
-              ctx->instance->n_physical_devices), (NULL));
+          ("Vulkan device %d requested, but only %u exist: %s", index,
+              ctx->instance->n_physical_devices, present), (NULL));
+      g_free (present);
       return FALSE;
     }
     if (ctx->instance == shared_instance) {
@@ -468,7 +568,7 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
     GST_OBJECT_UNLOCK (element);
     if (device) {
       gst_object_unref (device);
-    } else {
+    } else if (!ctx->declined_offer) {
       post_have_device (element, ctx->device);
     }
   }
@@ -481,9 +581,12 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
       return FALSE;
     }
   }
-  GST_DEBUG_OBJECT (element, "device %" GST_PTR_FORMAT " (%s), queue family %u",
-      ctx->device, ctx->device->physical_device->properties.deviceName,
-      ctx->queue->family);
+  {
+    gchar *name = describe_device (ctx->device);
+    GST_INFO_OBJECT (element, "on %s: %" GST_PTR_FORMAT ", queue family %u", name,
+        ctx->device, ctx->queue->family);
+    g_free (name);
+  }
   return TRUE;
 
 instance_failed:
@@ -503,9 +606,80 @@ gpc_vk_context_install_properties (GObjectClass * klass, guint prop_id)
 {
   g_object_class_install_property (klass, prop_id,
       g_param_spec_int ("device-index", "Device index",
-          "Index of the Vulkan physical device to open when no device is "
-          "shared through a GstContext (-1: the " GPC_VULKAN_DEVICE_ENV
-          " environment variable, else the first device)", -1, G_MAXINT16, -1,
+          "Index of the Vulkan physical device to run on; it wins over a device of "
+          "another physical device shared through a GstContext (-1: the shared device, "
+          "else the " GPC_VULKAN_DEVICE_ENV " environment variable, else the first "
+          "device)", -1, G_MAXINT16, -1,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property (klass, prop_id + 1,
+      g_param_spec_string ("device-name", "Device name",
+          "The Vulkan device in use: its name, index and UUID (NULL before the element "
+          "reaches READY)", NULL,
+          (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+}
+
+gboolean
+gpc_vk_context_set_property (GpcVkContext * ctx, guint prop_id, guint first_id,
+    const GValue * value)
+{
+  if (prop_id != first_id)
+    return FALSE;
+  ctx->device_index = g_value_get_int (value);
+  return TRUE;
+}
+
+gboolean
+gpc_vk_context_get_property (GpcVkContext * ctx, guint prop_id, guint first_id, GValue * value)
+{
+  if (prop_id == first_id)
+    g_value_set_int (value, ctx->device_index);
+  else if (prop_id == first_id + 1)
+    g_value_take_string (value, ctx->device ? describe_device (ctx->device) : NULL);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The device that the peer of `pad` answers a context query with (a new
+ * reference), or NULL. */
+static GstVulkanDevice *
+peer_device (GstPad * pad)
+{
+  GstQuery *q = gst_query_new_context (GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
+  GstVulkanDevice *device = NULL;
+  if (gst_pad_peer_query (pad, q)) {
+    GstContext *c = NULL;
+    gst_query_parse_context (q, &c);
+    if (c)
+      gst_context_get_vulkan_device (c, &device);
+  }
+  gst_query_unref (q);
+  return device;
+}
+
+GstCaps *
+gpc_vk_context_restrict_sink_caps (GstElement * element, GpcVkContext * ctx, GstPad * sinkpad,
+    GstCaps * caps)
+{
+  GST_OBJECT_LOCK (element);
+  GstVulkanDevice *ours = ctx->device ? (GstVulkanDevice *) gst_object_ref (ctx->device) : NULL;
+  GST_OBJECT_UNLOCK (element);
+  if (!ours)
+    return caps;
+  GstVulkanDevice *theirs = peer_device (sinkpad);
+  if (theirs && theirs != ours) {
+    GST_DEBUG_OBJECT (sinkpad, "upstream is on %" GST_PTR_FORMAT ", not on %" GST_PTR_FORMAT
+        ": system memory only", theirs, ours);
+    caps = gst_caps_make_writable (caps);
+    for (guint i = gst_caps_get_size (caps); i-- > 0;) {
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+      if (f && (gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_VULKAN_IMAGE) ||
+              gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_VULKAN_BUFFER)))
+        gst_caps_remove_structure (caps, i);
+    }
+  }
+  gst_clear_object (&theirs);
+  gst_object_unref (ours);
+  return caps;
 }

@@ -25,6 +25,10 @@ typedef struct {
   GstVulkanDevice *device;
   GstVulkanQueue *queue; /* a queue with compute support */
   gint device_index;     /* property: -1 = environment, else 0 */
+  /* A device offered through a context that device_index ruled out: the
+   * element then keeps its own device to itself (no HAVE_CONTEXT), so that
+   * the pipeline's shared device stays what the application made it. */
+  gboolean declined_offer;
 } GpcVkContext;
 
 void gpc_vk_context_init (GpcVkContext * ctx);
@@ -51,7 +55,25 @@ void gpc_vk_element_set_device (GstElement * element,
  * while any holds it. */
 GstVulkanQueue *gpc_vk_device_compute_queue (GstVulkanDevice * device);
 
-/* Installs the standard "device-index" property on a class. */
+/* Installs the standard properties on a class: "device-index" as
+ * `prop_id` and the read-only "device-name" as `prop_id` + 1. */
 void gpc_vk_context_install_properties (GObjectClass * klass, guint prop_id);
+/* set_property / get_property of those two, called with the element's
+ * object lock held; FALSE for other ids. */
+gboolean gpc_vk_context_set_property (GpcVkContext * ctx, guint prop_id, guint first_id,
+    const GValue * value);
+gboolean gpc_vk_context_get_property (GpcVkContext * ctx, guint prop_id, guint first_id,
+    GValue * value);
+
+/* "NAME (device N, UUID ...)" of the device in use, or NULL before one is
+ * open; newly allocated. */
+gchar *gpc_vk_context_device_name (GstElement * element, GpcVkContext * ctx);
+
+/* `caps` (taken) as `sinkpad` may offer them upstream: where the peer
+ * answers a device context query with another device than the element's,
+ * its Vulkan memory would be of the wrong device, so only the system-memory
+ * structures are kept and the peer falls back to system memory. */
+GstCaps *gpc_vk_context_restrict_sink_caps (GstElement * element, GpcVkContext * ctx,
+    GstPad * sinkpad, GstCaps * caps);
 
 G_END_DECLS
