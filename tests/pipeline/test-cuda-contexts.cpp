@@ -194,6 +194,43 @@ GST_START_TEST (two_pipelines_two_contexts)
 }
 GST_END_TEST;
 
+/* cuda-device-id wins over a context of another device: the application
+ * offers device 0's context to every pipeline, and a decoder set to device
+ * N must decode on device N (its context's cuda-device-id), in a context of
+ * its own where N is not 0, and give the CPU backend's PCM. */
+GST_START_TEST (device_id_over_offered_context)
+{
+  std::string clip = gpc_test::media_dir () + "/flac/g16x8.flac";
+  const std::vector<uint8_t> ref_pcm = reference_pcm (clip);
+  for (int n = 0; n < g_devices; n++) {
+    Side s;
+    s.tag = "device-id";
+    s.cuda = gst_cuda_context_new (0);
+    fail_unless (s.cuda != NULL);
+    gchar *d = g_strdup_printf ("filesrc location=\"%s\" ! flacparse ! cudaflacdec name=dec "
+        "backend=cuda cuda-device-id=%d ! fakesink sync=false", clip.c_str (), n);
+    s.pipe = start (d, &s);
+    g_free (d);
+    wait_eos (s.pipe, s.tag);
+    GstElement *dec = gst_bin_get_by_name (GST_BIN (s.pipe), "dec");
+    GstCudaContext *used = context_of (dec);
+    fail_unless (used != NULL);
+    guint dev = G_MAXUINT;
+    g_object_get (used, "cuda-device-id", &dev, NULL);
+    fail_unless_equals_int ((int) dev, n);
+    fail_unless ((used == s.cuda) == (n == 0), "cuda-device-id=%d: context %p, offered %p", n,
+        used, s.cuda);
+    gst_object_unref (used);
+    gst_object_unref (dec);
+    gst_element_set_state (s.pipe, GST_STATE_NULL);
+    gst_object_unref (s.pipe);
+    fail_unless (s.pcm == ref_pcm, "cuda-device-id=%d: PCM differs from the CPU backend", n);
+    printf ("cuda-device-id=%d: decoded on CUDA device %u, PCM equal to the CPU backend\n", n, dev);
+    gst_object_unref (s.cuda);
+  }
+}
+GST_END_TEST;
+
 /* The reference PCM of a clip: cudaflacdec's CPU backend, which
  * tests/flac holds to `flac -d` sample by sample (RFC 9639 channel order,
  * where 1.22's flacdec puts 7 and 8 channels in its older order). */
@@ -325,6 +362,7 @@ main (int argc, char **argv)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, two_pipelines_two_contexts);
   tcase_add_test (tc, one_context_reused);
+  tcase_add_test (tc, device_id_over_offered_context);
   return gst_check_run_suite (s, "cuda-contexts", __FILE__);
 }
 
