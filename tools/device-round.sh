@@ -6,7 +6,7 @@
 #   tools/device-round.sh STEP...
 # Steps: motion motion-old vmaf vmaf-old vmaf-tests vmaf-libvmaf-selftest vmaf-breakdown vmaf-vif-sweep vmaf-check alf alf-variants rgbaconvert alf-focus prores-batch soak prores prores-sweep
 #        prores-pipeline flac flac-stages flac-timeline flac-overhead cuda-tests cuda-leaks
-#        cuda-tests tests tests-novalidation
+#        cuda-tests tests tests-novalidation multigpu
 # ProRes clips are read from .devkit/clips (benchmarks/prores/make-clips.sh).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -200,6 +200,20 @@ for s in "$@"; do
       GPC_VECTORS_DIR=$vec VK_INSTANCE_LAYERS=$layer every_test ;;
     tests-novalidation) # every test program, without the validation layer
       every_test ;;
+    multigpu) # device choice on every GPU of the machine, with the validation layer where the kit has it,
+      # then benchmarks/multigpu on a 2160p HQ clip (MULTIGPU_FRAMES, default 1000) made here from the
+      # carried 1080p frames; MULTIGPU_ARGS: more bench-multigpu options (--gpus, --per-gpu, --runs)
+      nvidia-smi -L | tee "$out/gpus.txt"
+      [ -f "$kit/layers/VkLayer_khronos_validation.json" ] && layer=VK_LAYER_KHRONOS_validation || layer=
+      for t in test-device-index test-two-devices test-cuda-contexts; do
+        VK_INSTANCE_LAYERS=$layer GST_REGISTRY=/tmp/$t.registry step "$t" 200 "$(find $b/tests -name "$t" -type f | head -1)"
+        grep -E "Vulkan devices|Checks|SKIP|:F:|:E:|cuda-device-id=|contexts on" "$out/$t.txt" | head -8
+      done
+      step multigpu-clip 120 $b/benchmarks/prores/prores-longclip --seed 1 --size 3840x2160 \
+        .devkit/clips/hq_1080p.mov /tmp/hq_2160p_long.mov "${MULTIGPU_FRAMES:-1000}"
+      tail -n 2 "$out/multigpu-clip.txt"
+      step multigpu 400 $b/benchmarks/multigpu/bench-multigpu --clip /tmp/hq_2160p_long.mov ${MULTIGPU_ARGS:-}
+      cat "$out/multigpu.txt" ;;
     *) echo "unknown step $s" ;;
   esac
 done

@@ -1,0 +1,230 @@
+/* gst-gpucodecs
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Many pipelines in one process over several GPUs: throughput per GPU count.
+ *
+ *   bench-multigpu --clip CLIP.mov [--gpus 1,2] [--per-gpu 1,2,4] [--runs N]
+ *                  [--workload prores,vmaf]
+ *
+ * For each GPU count G and pipelines per GPU P, G x P pipelines run at once
+ * in this process, pipeline j with device-index j % G:
+ *   prores: filesrc ! qtdemux ! queue ! vkproresdec ! VulkanBuffer ! fakesink
+ *   vmaf:   the same decode, then tee to both pads of vkvmaf (full VMAF of
+ *           the frames against themselves: the same GPU work as two clips)
+ * Every pipeline prerolls, then all go to PLAYING together; throughput is
+ * the frames that reached the sinks after that, over the time until the last
+ * EOS (best of --runs). Printed per row: aggregate fps, fps per GPU, the
+ * scaling efficiency against one GPU with the same P (fps(G) / (G x fps(1))),
+ * and the cores the process kept busy (CPU time / wall time), which names a
+ * host-side bound where the efficiency falls short.
+ */
+#include <gst/gst.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench-util.h"
+
+namespace {
+
+struct Pipe {
+  GstElement *pipe = nullptr;
+  std::atomic<guint64> frames { 0 };
+  guint device = 0;
+};
+
+GstPadProbeReturn
+count_frame (GstPad *, GstPadProbeInfo *, gpointer data)
+{
+  ((Pipe *) data)->frames++;
+  return GST_PAD_PROBE_OK;
+}
+
+double
+cpu_seconds (void)
+{
+  struct rusage u;
+  getrusage (RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+std::string
+describe (const std::string &workload, const char *clip, guint device)
+{
+  std::string loc = std::string ("filesrc location=\"") + clip + "\" ! qtdemux ! queue ! ";
+  std::string dev = " device-index=" + std::to_string (device);
+  if (workload == "prores")
+    return loc + "vkproresdec name=dec" + dev +
+           " ! video/x-raw(memory:VulkanBuffer) ! fakesink name=sink sync=false";
+  return loc + "vkproresdec name=dec" + dev + " ! video/x-raw(memory:VulkanBuffer) ! tee name=t "
+         "t. ! queue ! vmaf.ref_sink t. ! queue ! vmaf.dist_sink vkvmaf name=vmaf frame-message=false" +
+         dev + " ! fakesink name=sink sync=false";
+}
+
+/* Waits for `type` (or an error, which ends the program) on every pipeline. */
+void
+wait_all (std::vector<Pipe> &pipes, GstMessageType type, std::vector<double> *when,
+    gpc_bench::Clock::time_point t0)
+{
+  for (size_t i = 0; i < pipes.size (); i++) {
+    GstBus *bus = gst_element_get_bus (pipes[i].pipe);
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, 600 * GST_SECOND,
+        (GstMessageType) (type | GST_MESSAGE_ERROR));
+    gst_object_unref (bus);
+    if (!m || GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *e = NULL;
+      if (m)
+        gst_message_parse_error (m, &e, NULL);
+      fprintf (stderr, "pipeline %zu: %s\n", i, e ? e->message : "timed out");
+      exit (1);
+    }
+    gst_message_unref (m);
+    if (when)
+      (*when)[i] = gpc_bench::seconds_since (t0);
+  }
+}
+
+struct Result {
+  double fps = 0, cores = 0;
+  std::vector<double> per_gpu;
+};
+
+Result
+run_once (const std::string &workload, const char *clip, guint gpus, guint per_gpu,
+    std::map<guint, std::string> *names)
+{
+  std::vector<Pipe> pipes (gpus * per_gpu);
+  for (size_t j = 0; j < pipes.size (); j++) {
+    pipes[j].device = j % gpus;
+    GError *err = NULL;
+    pipes[j].pipe = gst_parse_launch (describe (workload, clip, pipes[j].device).c_str (), &err);
+    if (!pipes[j].pipe) {
+      fprintf (stderr, "%s\n", err->message);
+      exit (1);
+    }
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipes[j].pipe), "sink");
+    GstPad *pad = gst_element_get_static_pad (sink, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &pipes[j], NULL);
+    gst_object_unref (pad);
+    gst_object_unref (sink);
+    gst_element_set_state (pipes[j].pipe, GST_STATE_PAUSED);
+  }
+  wait_all (pipes, GST_MESSAGE_ASYNC_DONE, nullptr, gpc_bench::Clock::now ());
+  for (Pipe &p : pipes) {
+    if (names && !names->count (p.device)) {
+      GstElement *dec = gst_bin_get_by_name (GST_BIN (p.pipe), "dec");
+      gchar *n = NULL;
+      g_object_get (dec, "device-name", &n, NULL);
+      (*names)[p.device] = n ? n : "?";
+      g_free (n);
+      gst_object_unref (dec);
+    }
+  }
+  std::vector<guint64> start (pipes.size ());
+  for (size_t j = 0; j < pipes.size (); j++)
+    start[j] = pipes[j].frames;
+  const double cpu0 = cpu_seconds ();
+  auto t0 = gpc_bench::Clock::now ();
+  for (Pipe &p : pipes)
+    gst_element_set_state (p.pipe, GST_STATE_PLAYING);
+  std::vector<double> done (pipes.size ());
+  wait_all (pipes, GST_MESSAGE_EOS, &done, t0);
+  double wall = 0;
+  for (double d : done)
+    wall = std::max (wall, d);
+  Result r;
+  r.cores = (cpu_seconds () - cpu0) / wall;
+  r.per_gpu.assign (gpus, 0.0);
+  guint64 total = 0;
+  for (size_t j = 0; j < pipes.size (); j++) {
+    guint64 n = pipes[j].frames - start[j];
+    total += n;
+    r.per_gpu[pipes[j].device] += n / wall;
+    gst_element_set_state (pipes[j].pipe, GST_STATE_NULL);
+    gst_object_unref (pipes[j].pipe);
+  }
+  r.fps = total / wall;
+  return r;
+}
+
+} // namespace
+
+int
+main (int argc, char **argv)
+{
+  gst_init (&argc, &argv);
+  const char *clip = nullptr;
+  std::vector<unsigned> gpus = { 1, 2 }, per = { 1, 2, 4 };
+  std::vector<std::string> workloads = { "prores", "vmaf" };
+  unsigned runs = 3;
+  for (int i = 1; i < argc; i++) {
+    auto arg = [&] (const char *name) {
+      if (strcmp (argv[i], name) || i + 1 >= argc)
+        return (const char *) nullptr;
+      return (const char *) argv[++i];
+    };
+    const char *v;
+    if ((v = arg ("--clip")))
+      clip = v;
+    else if ((v = arg ("--gpus")))
+      gpus = gpc_bench::parse_list (v);
+    else if ((v = arg ("--per-gpu")))
+      per = gpc_bench::parse_list (v);
+    else if ((v = arg ("--runs")))
+      runs = std::max (1, atoi (v));
+    else if ((v = arg ("--workload"))) {
+      workloads.clear ();
+      gchar **w = g_strsplit (v, ",", -1);
+      for (gchar **p = w; *p; p++)
+        workloads.push_back (*p);
+      g_strfreev (w);
+    } else {
+      fprintf (stderr, "usage: bench-multigpu --clip CLIP.mov [--gpus 1,2] [--per-gpu 1,2,4] "
+          "[--runs N] [--workload prores,vmaf]\n");
+      return 2;
+    }
+  }
+  if (!clip) {
+    fprintf (stderr, "bench-multigpu: --clip is required\n");
+    return 2;
+  }
+  printf ("clip %s; %u cores on the host; best of %u runs\n", clip, g_get_num_processors (), runs);
+  for (const std::string &w : workloads) {
+    printf ("\n%s: GPUs, pipelines per GPU, aggregate fps, fps per GPU, scaling efficiency, "
+        "host cores busy\n", w == "prores" ? "vkproresdec (GPU-resident output)" :
+        "vkproresdec + vkvmaf (full VMAF)");
+    std::map<guint, std::string> names;
+    for (unsigned p : per) {
+      double one = 0;
+      for (unsigned g : gpus) {
+        Result best;
+        for (unsigned k = 0; k < runs; k++) {
+          Result r = run_once (w, clip, g, p, &names);
+          if (r.fps > best.fps)
+            best = r;
+        }
+        if (g == 1)
+          one = best.fps;
+        std::string each;
+        for (double f : best.per_gpu)
+          each += (each.empty () ? "" : " / ") + std::to_string ((int) (f + 0.5));
+        if (one > 0)
+          printf ("%u GPU  %u per GPU  %8.0f fps  [%s]  %5.1f %%  %.1f cores\n", g, p, best.fps,
+              each.c_str (), 100.0 * best.fps / (g * one), best.cores);
+        else
+          printf ("%u GPU  %u per GPU  %8.0f fps  [%s]  (no 1-GPU row)  %.1f cores\n", g, p,
+              best.fps, each.c_str (), best.cores);
+        fflush (stdout);
+      }
+    }
+    for (auto &n : names)
+      printf ("device-index %u: %s\n", n.first, n.second.c_str ());
+  }
+  return 0;
+}
