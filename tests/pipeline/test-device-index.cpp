@@ -11,8 +11,8 @@
  * 0 on the application's device), every GPU buffer between them must be of
  * that device, and every branch must give the pictures a run without
  * device-index gives, bit for bit. Also: an index out of range fails with an
- * error that lists the devices, and two elements on different devices fall
- * back to system memory between them.
+ * error that lists the devices, two elements on different devices fall back
+ * to system memory between them, and device-index=-2 spreads pipelines.
  */
 #include <gst/check/gstcheck.h>
 
@@ -260,6 +260,32 @@ GST_START_TEST (different_devices_meet_in_system_memory)
 }
 GST_END_TEST;
 
+/* device-index=-2: two pipelines with nothing pinned or shared take
+ * different devices, and the elements of each stay together. */
+GST_START_TEST (spread_over_devices)
+{
+  GstElement *pipe[2];
+  gint where[2];
+  for (int k = 0; k < 2; k++) {
+    pipe[k] = gst_parse_launch ("videotestsrc num-buffers=6 pattern=ball "
+        "! video/x-raw,format=I420,width=128,height=96 ! vkvvcalf name=alf0 device-index=-2 "
+        "fixed-filter-set=3 ! vkvmafmotion name=motion0 device-index=-2 ! vkrgbaconvert name=rgb0 device-index=-2 "
+        "! video/x-raw,format=RGBA ! fakesink name=sink0", NULL);
+    fail_unless (pipe[k] != NULL);
+    fail_unless_equals_int ((int) run_pipeline (pipe[k], 1)[0].size (), 6);
+    where[k] = physical_index (pipe[k], "alf0");
+    fail_unless_equals_int (physical_index (pipe[k], "motion0"), where[k]);
+    fail_unless_equals_int (physical_index (pipe[k], "rgb0"), where[k]);
+  }
+  fail_unless (where[0] != where[1], "both pipelines on device %d", where[0]);
+  for (GstElement *p : pipe) {
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+  }
+  gpc_vk_test_check_validation ();
+}
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {
@@ -273,6 +299,7 @@ main (int argc, char **argv)
       GPC_CHECK_TEST (branches_on_their_devices),
       GPC_CHECK_TEST (index_out_of_range),
       GPC_CHECK_TEST (different_devices_meet_in_system_memory),
+      GPC_CHECK_TEST (spread_over_devices),
   });
   gpc_vk_test_devices_cleanup ();
   return ret;

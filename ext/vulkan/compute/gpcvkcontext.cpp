@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include <utility>
+#include <vector>
 
 #include "gpcvklock.h"
 
@@ -430,9 +431,35 @@ gpc_vk_context_device_name (GstElement * element, GpcVkContext * ctx)
   return name;
 }
 
+/* device-index -2: the process's devices in turn, so that pipelines left
+ * unpinned spread over the GPUs. Devices that run on the CPU (lavapipe)
+ * take part only where there is nothing else. */
+static gint
+spread_device_index (GstVulkanInstance * instance)
+{
+  static gint next;
+  auto get = (PFN_vkGetPhysicalDeviceProperties) gst_vulkan_instance_get_proc_address (instance,
+      "vkGetPhysicalDeviceProperties");
+  std::vector<gint> gpus, all;
+  for (guint i = 0; i < instance->n_physical_devices; i++) {
+    VkPhysicalDeviceProperties props;
+    if (get)
+      get (instance->physical_devices[i], &props);
+    all.push_back (i);
+    if (get && props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU)
+      gpus.push_back (i);
+  }
+  const std::vector<gint> &from = gpus.empty () ? all : gpus;
+  if (from.empty ())
+    return -1;
+  return from[(guint) g_atomic_int_add (&next, 1) % from.size ()];
+}
+
 static gint
 requested_device_index (GpcVkContext * ctx)
 {
+  if (ctx->device_index == GPC_VULKAN_DEVICE_SPREAD)
+    return spread_device_index (ctx->instance);
   if (ctx->device_index >= 0)
     return ctx->device_index;
   const gchar *env = g_getenv (GPC_VULKAN_DEVICE_ENV);
@@ -531,11 +558,11 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
     gst_vulkan_global_context_query (element, GST_VULKAN_DEVICE_CONTEXT_TYPE_STR);
 
   if (!ctx->device) {
-    gint index = requested_device_index (ctx);
     GstVulkanDevice *device;
 
     if (!gst_vulkan_instance_open (ctx->instance, &error))
       goto instance_failed;
+    gint index = requested_device_index (ctx);
     if (index >= 0 && (guint) index >= ctx->instance->n_physical_devices) {
       gchar *present = list_devices (ctx->instance);
       GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
@@ -609,7 +636,8 @@ gpc_vk_context_install_properties (GObjectClass * klass, guint prop_id)
           "Index of the Vulkan physical device to run on; it wins over a device of "
           "another physical device shared through a GstContext (-1: the shared device, "
           "else the " GPC_VULKAN_DEVICE_ENV " environment variable, else the first "
-          "device)", -1, G_MAXINT16, -1,
+          "device; -2: the shared device, else the process's GPUs in turn)",
+          GPC_VULKAN_DEVICE_SPREAD, G_MAXINT16, -1,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_READY)));
   g_object_class_install_property (klass, prop_id + 1,

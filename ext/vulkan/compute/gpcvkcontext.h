@@ -18,13 +18,16 @@ G_BEGIN_DECLS
 /* Environment variable selecting the physical device where the element's
  * device-index property is left at -1. */
 #define GPC_VULKAN_DEVICE_ENV "GPC_VULKAN_DEVICE_INDEX"
+/* device-index value: where nothing is shared, each element that opens a
+ * device takes the next of the process's GPUs in turn. */
+#define GPC_VULKAN_DEVICE_SPREAD (-2)
 
 typedef struct {
   GstVulkanDisplay *display;
   GstVulkanInstance *instance;
   GstVulkanDevice *device;
   GstVulkanQueue *queue; /* a queue with compute support */
-  gint device_index;     /* property: -1 = environment, else 0 */
+  gint device_index;     /* property: -1 = environment, else 0; -2 = spread */
   /* A device offered through a context that device_index ruled out: the
    * element then keeps its own device to itself (no HAVE_CONTEXT), so that
    * the pipeline's shared device stays what the application made it. */
