@@ -76,18 +76,17 @@ gpc_vk_context_set_context (GstElement * element, GpcVkContext * ctx,
       &ctx->instance);
 
   /* 1.22's helper ignores the device: take it ourselves, so that an
-   * application's device (or the one a sibling created) is used. */
+   * application's device (or the one a sibling created) is used, unless
+   * device-index names another physical device. */
   if (g_strcmp0 (gst_context_get_context_type (context),
           GST_VULKAN_DEVICE_CONTEXT_TYPE_STR) == 0) {
     GstVulkanDevice *device = NULL;
     if (gst_context_get_vulkan_device (context, &device) && device) {
-      if (!device_fits (element, ctx, device)) {
-        ctx->declined_offer = TRUE;
-        gst_object_unref (device);
-        return;
-      }
+      const gboolean fits = device_fits (element, ctx, device);
       GST_OBJECT_LOCK (element);
-      if (!ctx->device) {
+      if (!fits) {
+        ctx->declined_offer = TRUE;
+      } else if (!ctx->device) {
         GST_INFO_OBJECT (element, "using device %" GST_PTR_FORMAT
             " from a context", device);
         ctx->device = device;
@@ -544,13 +543,14 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
   if (!ctx->device) {
     GstVulkanDevice *offered = NULL;
     gst_vulkan_device_run_context_query (element, &offered);
-    if (offered && device_fits (element, ctx, offered)) {
+    if (offered) {
+      const gboolean fits = device_fits (element, ctx, offered);
       GST_OBJECT_LOCK (element);
-      if (!ctx->device)
+      if (!fits)
+        ctx->declined_offer = TRUE;
+      else if (!ctx->device)
         std::swap (ctx->device, offered);
       GST_OBJECT_UNLOCK (element);
-    } else if (offered) {
-      ctx->declined_offer = TRUE;
     }
     gst_clear_object (&offered);
   }
@@ -592,12 +592,12 @@ gpc_vk_context_ensure (GstElement * element, GpcVkContext * ctx)
       ctx->device = device;
       device = NULL;
     }
+    const gboolean share = !device && !ctx->declined_offer;
     GST_OBJECT_UNLOCK (element);
-    if (device) {
+    if (device)
       gst_object_unref (device);
-    } else if (!ctx->declined_offer) {
+    else if (share)
       post_have_device (element, ctx->device);
-    }
   }
 
   if (!ctx->queue) {
