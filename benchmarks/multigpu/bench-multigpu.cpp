@@ -5,6 +5,7 @@
  *
  *   bench-multigpu --clip CLIP.mov [--gpus 1,2] [--per-gpu 1,2,4] [--runs N]
  *                  [--workload prores,vmaf] [--first-device D] [--spread]
+ *                  [--instance-per-gpu]
  *
  * For each GPU count G and pipelines per GPU P, G x P pipelines run at once
  * in this process, pipeline j with device-index D + j % G (D: --first-device,
@@ -19,6 +20,9 @@
  * With --spread, one more row per P after the largest G: the same G x P
  * pipelines with device-index=-2 on the decoder (each pipeline takes the
  * next GPU in turn, nothing pinned), to compare with explicit placement.
+ * --instance-per-gpu: the program opens one VkInstance and device per GPU
+ * and hands each pipeline its GPU's pair through GstContext, as an
+ * application may, instead of the elements' process-wide instance.
  * Also printed: the cores the process kept busy (CPU time / wall time) and its minor page
  * faults per frame, which name a host-side bound where the efficiency falls
  * short.
@@ -36,6 +40,7 @@
 #include <vector>
 
 #include "bench-util.h"
+#include "compute/gpcvkcontext.h"
 
 namespace {
 
@@ -107,6 +112,33 @@ struct Result {
 
 guint first_device;
 
+/* --instance-per-gpu: an instance and device per physical device. */
+struct OwnDevice {
+  GstVulkanInstance *instance;
+  GstVulkanDevice *device;
+};
+std::vector<OwnDevice> own_devices;
+
+void
+open_own_devices (guint n)
+{
+  for (guint i = 0; i < n; i++) {
+    OwnDevice d;
+    d.instance = gst_vulkan_instance_new ();
+    GError *err = NULL;
+    if (!gst_vulkan_instance_open (d.instance, &err)) {
+      fprintf (stderr, "instance: %s\n", err->message);
+      exit (1);
+    }
+    d.device = gst_vulkan_device_new_with_index (d.instance, first_device + i);
+    if (!gst_vulkan_device_open (d.device, &err)) {
+      fprintf (stderr, "device %u: %s\n", first_device + i, err->message);
+      exit (1);
+    }
+    own_devices.push_back (d);
+  }
+}
+
 /* The physical device index that `pipe`'s decoder runs on. */
 guint
 decoder_device (GstElement * pipe)
@@ -147,6 +179,9 @@ run_once (const std::string &workload, const char *clip, guint gpus, guint per_g
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, &pipes[j], NULL);
     gst_object_unref (pad);
     gst_object_unref (sink);
+    if (!own_devices.empty ())
+      gpc_vk_element_set_device (pipes[j].pipe, own_devices[pipes[j].device].instance,
+          own_devices[pipes[j].device].device);
     gst_element_set_state (pipes[j].pipe, GST_STATE_PAUSED);
   }
   wait_all (pipes, GST_MESSAGE_ASYNC_DONE, nullptr, gpc_bench::Clock::now ());
@@ -216,7 +251,7 @@ main (int argc, char **argv)
   std::vector<unsigned> gpus = { 1, 2 }, per = { 1, 2, 4 };
   std::vector<std::string> workloads = { "prores", "vmaf" };
   unsigned runs = 3;
-  bool spread = false;
+  bool spread = false, instance_per_gpu = false;
   for (int i = 1; i < argc; i++) {
     auto arg = [&] (const char *name) {
       if (strcmp (argv[i], name) || i + 1 >= argc)
@@ -232,6 +267,8 @@ main (int argc, char **argv)
       per = gpc_bench::parse_list (v);
     else if (!strcmp (argv[i], "--spread"))
       spread = true;
+    else if (!strcmp (argv[i], "--instance-per-gpu"))
+      instance_per_gpu = true;
     else if ((v = arg ("--first-device")))
       first_device = (guint) atoi (v);
     else if ((v = arg ("--runs")))
@@ -244,7 +281,7 @@ main (int argc, char **argv)
       g_strfreev (w);
     } else {
       fprintf (stderr, "usage: bench-multigpu --clip CLIP.mov [--gpus 1,2] [--per-gpu 1,2,4] "
-          "[--runs N] [--workload prores,vmaf] [--first-device D] [--spread]\n");
+          "[--runs N] [--workload prores,vmaf] [--first-device D] [--spread] [--instance-per-gpu]\n");
       return 2;
     }
   }
@@ -252,7 +289,10 @@ main (int argc, char **argv)
     fprintf (stderr, "bench-multigpu: --clip is required\n");
     return 2;
   }
-  printf ("clip %s; %u cores on the host; best of %u runs\n", clip, g_get_num_processors (), runs);
+  if (instance_per_gpu)
+    open_own_devices (*std::max_element (gpus.begin (), gpus.end ()));
+  printf ("clip %s; %u cores on the host; best of %u runs%s\n", clip, g_get_num_processors (), runs,
+      instance_per_gpu ? "; an instance and device per GPU from the program" : "");
   for (const std::string &w : workloads) {
     printf ("\n%s: GPUs, pipelines per GPU, aggregate fps, fps per GPU, scaling efficiency, "
         "host cores busy, page faults per frame\n", w == "prores" ? "vkproresdec (GPU-resident output)" :
