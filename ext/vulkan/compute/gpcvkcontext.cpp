@@ -417,19 +417,6 @@ list_devices (GstVulkanInstance * instance)
   return g_string_free (s, FALSE);
 }
 
-gchar *
-gpc_vk_context_device_name (GstElement * element, GpcVkContext * ctx)
-{
-  GST_OBJECT_LOCK (element);
-  GstVulkanDevice *device = ctx->device ? (GstVulkanDevice *) gst_object_ref (ctx->device) : NULL;
-  GST_OBJECT_UNLOCK (element);
-  if (!device)
-    return NULL;
-  gchar *name = describe_device (device);
-  gst_object_unref (device);
-  return name;
-}
-
 /* device-index -2: the process's devices in turn, so that pipelines left
  * unpinned spread over the GPUs. Devices that run on the CPU (lavapipe)
  * take part only where there is nothing else. */

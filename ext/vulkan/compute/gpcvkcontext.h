@@ -68,10 +68,6 @@ gboolean gpc_vk_context_set_property (GpcVkContext * ctx, guint prop_id, guint f
 gboolean gpc_vk_context_get_property (GpcVkContext * ctx, guint prop_id, guint first_id,
     GValue * value);
 
-/* "NAME (device N, UUID ...)" of the device in use, or NULL before one is
- * open; newly allocated. */
-gchar *gpc_vk_context_device_name (GstElement * element, GpcVkContext * ctx);
-
 /* `caps` (taken) as `sinkpad` may offer them upstream: where the peer
  * answers a device context query with another device than the element's,
  * its Vulkan memory would be of the wrong device, so only the system-memory
