@@ -16,6 +16,9 @@
  */
 #include <gst/check/gstcheck.h>
 
+/* Before GStreamer's header, which otherwise declares the handles itself
+ * (as uint64_t): one definition of its structures in every unit. */
+#include <vulkan/vulkan.h>
 extern "C" {
 #include <gst/vulkan/vulkan.h>
 }
